@@ -1,0 +1,54 @@
+//! The AVX2 flip kernel: the four direction pairs through a square in one 256-bit register.
+//! This is the only module with `unsafe`; it compiles only when the build targets AVX2, and
+//! `flip::flips_portable` is its twin that tests compare it against.
+#![cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+
+use super::flip::{HIGHER, LOWER};
+use std::arch::x86_64::*;
+
+/// Discs flipped when `player` plays on empty square `sq` (0..64); same result as
+/// `flips_portable`.
+#[inline(always)]
+pub fn flips_avx2(player: u64, opponent: u64, sq: usize) -> u64 {
+    debug_assert!(sq < 64);
+    // SAFETY: AVX2 is enabled for the whole build (cfg above), so these intrinsics are available;
+    // `sq < 64` keeps both loads inside their 64-entry tables, and the tables are 32-byte aligned
+    // (`Aligned` has align(32)) as `_mm256_load_si256` requires.
+    unsafe {
+        let p = _mm256_set1_epi64x(player as i64);
+        let o = _mm256_set1_epi64x(opponent as i64);
+        let zero = _mm256_setzero_si256();
+        let hi_mask = _mm256_load_si256(HIGHER.0.as_ptr().add(sq) as *const __m256i);
+        let lo_mask = _mm256_load_si256(LOWER.0.as_ptr().add(sq) as *const __m256i);
+
+        // Higher rays: the lowest non-opponent square of each ray is its outflank candidate.
+        let hi_blockers = _mm256_andnot_si256(o, hi_mask);
+        let hi_lowest = _mm256_and_si256(hi_blockers, _mm256_sub_epi64(zero, hi_blockers));
+        let hi_outflank = _mm256_and_si256(hi_lowest, p);
+        let hi_none = _mm256_cmpeq_epi64(hi_outflank, zero);
+        let hi_run = _mm256_add_epi64(hi_outflank, _mm256_set1_epi64x(-1));
+        let hi_flips = _mm256_andnot_si256(hi_none, _mm256_and_si256(hi_run, hi_mask));
+
+        // Lower rays: the highest non-opponent square. Smear it down, then keep the top bit.
+        let lo_blockers = _mm256_andnot_si256(o, lo_mask);
+        let mut smear = _mm256_or_si256(lo_blockers, _mm256_srli_epi64(lo_blockers, 1));
+        smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 2));
+        smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 4));
+        smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 8));
+        smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 16));
+        smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 32));
+        let lo_nearest = _mm256_andnot_si256(_mm256_srli_epi64(smear, 1), smear);
+        let lo_outflank = _mm256_and_si256(lo_nearest, p);
+        // -outflank << 1: every bit above the outflank square.
+        let lo_above = _mm256_slli_epi64(_mm256_sub_epi64(zero, lo_outflank), 1);
+        let lo_flips = _mm256_and_si256(lo_above, lo_mask);
+
+        let both = _mm256_or_si256(hi_flips, lo_flips);
+        let half = _mm_or_si128(
+            _mm256_castsi256_si128(both),
+            _mm256_extracti128_si256(both, 1),
+        );
+        let folded = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
+        _mm_cvtsi128_si64(folded) as u64
+    }
+}

@@ -1,0 +1,121 @@
+//! How many discs a move on the last empty square flips, from `const` tables. With one empty
+//! square left every other square is occupied, so a line through it is fully described by which
+//! of its squares the mover owns: 8 bits, looked up in a 8x256 table.
+
+/// `COUNT[pos][line]`: discs flipped along an 8-square line when the mover, owning the squares
+/// whose bits are set in `line`, plays on `pos` and every other square of the line belongs to
+/// the opponent. Squares missing from a short diagonal read as opponent discs at the far ends of
+/// the line, which can never be bracketed, so one table serves all lines.
+static COUNT: [[u8; 256]; 8] = count_table();
+
+const fn count_table() -> [[u8; 256]; 8] {
+    let mut table = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut total = 0;
+            // towards higher positions
+            let mut i = pos + 1;
+            while i < 8 && (line >> i) & 1 == 0 {
+                i += 1;
+            }
+            if i < 8 {
+                total += i - pos - 1;
+            }
+            // towards lower positions
+            let mut j = pos as i32 - 1;
+            while j >= 0 && (line >> j) & 1 == 0 {
+                j -= 1;
+            }
+            if j >= 0 {
+                total += pos - j as usize - 1;
+            }
+            table[pos][line] = total as u8;
+            line += 1;
+        }
+        pos += 1;
+    }
+    table
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+const fn diagonal(sq: usize, anti: bool) -> u64 {
+    let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+    let mut mask = 0u64;
+    let mut s = 0;
+    while s < 64 {
+        let (sc, sr) = ((s % 8) as i32, (s / 8) as i32);
+        if (!anti && sc - sr == c - r) || (anti && sc + sr == c + r) {
+            mask |= 1u64 << s;
+        }
+        s += 1;
+    }
+    mask
+}
+
+const fn diagonals(anti: bool) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = diagonal(sq, anti);
+        sq += 1;
+    }
+    t
+}
+
+static DIAG: [u64; 64] = diagonals(false);
+static ANTI: [u64; 64] = diagonals(true);
+
+/// Discs flipped when the owner of `player` plays on `sq`, the only empty square of the board
+/// (every square outside `player` and `sq` is the opponent's). 0 when the move is illegal.
+#[inline(always)]
+pub fn last_flip_count(player: u64, sq: usize) -> u32 {
+    debug_assert!(sq < 64 && player >> sq & 1 == 0);
+    let (c, r) = (sq & 7, sq >> 3);
+    let row = (player >> (r * 8)) & 0xFF;
+    // Gathers column c into one byte: row k lands on bit k.
+    let col = (((player >> c) & FILE_A).wrapping_mul(0x0102_0408_1020_4080)) >> 56;
+    // Each diagonal square sits on a distinct column: multiplying stacks them into the top byte.
+    let diag = ((player & DIAG[sq]).wrapping_mul(FILE_A)) >> 56;
+    let anti = ((player & ANTI[sq]).wrapping_mul(FILE_A)) >> 56;
+    COUNT[c][row as usize] as u32
+        + COUNT[r][col as usize] as u32
+        + COUNT[c][diag as usize] as u32
+        + COUNT[c][anti as usize] as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::flip::flips_portable;
+
+    #[test]
+    fn counts_match_generic_flips_on_full_boards() {
+        let mut rng = crate::board::tests::Rng(99);
+        for _ in 0..200_000 {
+            let sq = (rng.next() % 64) as usize;
+            let player = rng.next() & !(1u64 << sq);
+            let opponent = !player & !(1u64 << sq);
+            assert_eq!(
+                last_flip_count(player, sq),
+                flips_portable(player, opponent, sq).count_ones(),
+                "p={player:#x} sq={sq}"
+            );
+            assert_eq!(
+                last_flip_count(opponent, sq),
+                flips_portable(opponent, player, sq).count_ones(),
+                "o={opponent:#x} sq={sq}"
+            );
+        }
+    }
+
+    #[test]
+    fn table_examples() {
+        // mover owns pos 7, plays 0: flips 1..6
+        assert_eq!(COUNT[0][0x80], 6);
+        assert_eq!(COUNT[3][0x81], 2 + 3);
+        assert_eq!(COUNT[3][0x00], 0);
+    }
+}

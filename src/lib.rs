@@ -1,0 +1,7 @@
+//! osolve: an exact Othello endgame solver and analysis library.
+//!
+//! Data flows one way: text -> [`notation`] -> [`board::Position`] -> [`search::Solver`] ->
+//! [`search::Solution`] -> [`report`]. The board knows only the game; the search knows nothing
+//! of files or terminals; drivers (`analyze`, `bench`, `perft`) connect them.
+
+pub mod board;
