@@ -1,1 +1,158 @@
-fn main() {}
+//! Criterion benchmarks of the board kernels the solver's hot loop calls: legal moves, flips
+//! (portable and dispatched), last-empty flip counts, playing a move and hashing.
+//!
+//! Inputs are boards met in random games from the start position, at every stage of the game,
+//! generated once from a fixed seed, so every call sees a realistic and varied board and runs
+//! are comparable. Each iteration makes exactly one call on the next input of a 4096-entry set,
+//! so criterion's reported time is the cost of one call.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use osolve::board::{flips, flips_portable, last_flip_count, legal_moves, Bits, Board};
+use std::hint::black_box;
+
+/// Inputs per set: a power of two, so the next index is a mask, and small enough for the set to
+/// stay in cache (the kernels, not memory, are measured).
+const SET: usize = 4096;
+
+/// A small deterministic generator (xorshift64*): the same boards on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A uniformly chosen set bit of `bits` (non-zero).
+    fn pick(&mut self, bits: u64) -> usize {
+        let k = self.next() % bits.count_ones() as u64;
+        Bits(bits).nth(k as usize).unwrap()
+    }
+
+    /// `SET` entries of `items`, chosen at random.
+    fn sample<T: Copy>(&mut self, items: &[T]) -> Vec<T> {
+        assert!(!items.is_empty());
+        (0..SET)
+            .map(|_| items[(self.next() % items.len() as u64) as usize])
+            .collect()
+    }
+}
+
+/// The benchmark inputs, all drawn from random games.
+struct Inputs {
+    /// Any board met in a game, from the start to the end.
+    boards: Vec<Board>,
+    /// A board whose side to move has a move, and one of its legal moves.
+    legal: Vec<(Board, usize)>,
+    /// A board and one of its empty squares, legal to play or not.
+    empty: Vec<(Board, usize)>,
+    /// A legal move with its flips, ready to play.
+    play: Vec<(Board, usize, u64)>,
+    /// The mover's discs and the last empty square of a board with one empty square.
+    last: Vec<(u64, usize)>,
+}
+
+fn inputs() -> Inputs {
+    let mut rng = Rng(0x05EE_D0F0_7E11_0000);
+    let (mut boards, mut legal, mut empty, mut play, mut last) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    while last.len() < SET {
+        let mut board = Board::start();
+        loop {
+            boards.push(board);
+            let open = board.empty();
+            if open != 0 {
+                empty.push((board, rng.pick(open)));
+            }
+            if open.count_ones() == 1 {
+                last.push((board.player, open.trailing_zeros() as usize));
+            }
+            let moves = board.moves();
+            if moves == 0 {
+                if board.pass().moves() == 0 {
+                    break;
+                }
+                board = board.pass();
+                continue;
+            }
+            let sq = rng.pick(moves);
+            let flipped = board.flips(sq);
+            legal.push((board, sq));
+            play.push((board, sq, flipped));
+            board = board.play_flips(sq, flipped);
+        }
+    }
+    Inputs {
+        boards: rng.sample(&boards),
+        legal: rng.sample(&legal),
+        empty: rng.sample(&empty),
+        play: rng.sample(&play),
+        last: rng.sample(&last),
+    }
+}
+
+/// Benchmarks `f` on one input per iteration, cycling through `set`.
+fn per_call<T: Copy, R>(c: &mut Criterion, name: &str, set: &[T], mut f: impl FnMut(T) -> R) {
+    assert_eq!(set.len(), SET);
+    c.bench_function(name, |b| {
+        let mut i = 0;
+        b.iter(|| {
+            let input = black_box(set[i]);
+            i = (i + 1) & (SET - 1);
+            f(input)
+        })
+    });
+}
+
+fn board_kernels(c: &mut Criterion) {
+    let inputs = inputs();
+    let dispatched = if cfg!(all(target_arch = "x86_64", target_feature = "avx2")) {
+        "avx2"
+    } else {
+        "portable"
+    };
+
+    per_call(c, "legal_moves", &inputs.boards, |board| {
+        legal_moves(board.player, board.opponent)
+    });
+
+    per_call(
+        c,
+        "flips/legal move/portable",
+        &inputs.legal,
+        |(board, sq)| flips_portable(board.player, board.opponent, sq),
+    );
+    per_call(
+        c,
+        &format!("flips/legal move/dispatched ({dispatched})"),
+        &inputs.legal,
+        |(board, sq)| flips(board.player, board.opponent, sq),
+    );
+    per_call(
+        c,
+        "flips/empty square/portable",
+        &inputs.empty,
+        |(board, sq)| flips_portable(board.player, board.opponent, sq),
+    );
+    per_call(
+        c,
+        &format!("flips/empty square/dispatched ({dispatched})"),
+        &inputs.empty,
+        |(board, sq)| flips(board.player, board.opponent, sq),
+    );
+
+    per_call(c, "last_flip_count", &inputs.last, |(player, sq)| {
+        last_flip_count(player, sq)
+    });
+
+    per_call(c, "play_flips", &inputs.play, |(board, sq, flipped)| {
+        board.play_flips(sq, flipped)
+    });
+
+    per_call(c, "hash", &inputs.boards, |board| board.hash());
+}
+
+criterion_group!(benches, board_kernels);
+criterion_main!(benches);

@@ -5,3 +5,7 @@
 //! of files or terminals; drivers (`analyze`, `bench`, `perft`) connect them.
 
 pub mod board;
+pub mod perft;
+pub mod notation;
+pub mod report;
+pub mod search;

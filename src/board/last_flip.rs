@@ -46,7 +46,7 @@ const fn diagonal(sq: usize, anti: bool) -> u64 {
     let mut mask = 0u64;
     let mut s = 0;
     while s < 64 {
-        let (sc, sr) = ((s % 8) as i32, (s / 8) as i32);
+        let (sc, sr) = (s % 8, s / 8);
         if (!anti && sc - sr == c - r) || (anti && sc + sr == c + r) {
             mask |= 1u64 << s;
         }

@@ -1,0 +1,581 @@
+//! The negamax ladder of the exact solver, from the last empty square upward:
+//! `solve_1` (flip counts from tables), `solve_2`..`solve_4` (no move generation),
+//! `shallow` (parity ordering, stability cutoff, no hash table) and `deep` (fastest-first
+//! ordering, transposition table, enhanced transposition cutoff, and Young Brothers Wait splits
+//! on rayon). All functions are fail-soft alpha-beta on exact disc differentials, with the empty
+//! squares of a finished game given to the winner.
+
+use super::ordering::{eval_search, fastest_first, odd_region_squares, SQUARE_CLASSES};
+use super::stability::stable_discs;
+use super::tt::{Tables, NO_MOVE};
+use crate::board::{flips, last_flip_count, legal_moves, Bits, Board};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// At or below this many empties the parity-ordered shallow search takes over.
+pub const SHALLOW_MAX: u32 = 6;
+/// From this many empties up the transposition table is probed and stored.
+pub const TT_MIN: u32 = 11;
+/// From this many empties up children are probed in the table before searching (ETC).
+pub const ETC_MIN: u32 = 14;
+/// From this many empties up, moves are ordered by a shallow search of a static evaluation.
+pub const SORT_SEARCH_MIN: u32 = 16;
+/// Below this many empties the deep search does not look for a cancellation.
+const CANCEL_CHECK_MIN: u32 = 10;
+/// Scores are within -64..=64; this is below any of them.
+const NO_SCORE: i32 = -100;
+/// The most legal moves an Othello position can have is 33; leave room.
+const MAX_MOVES: usize = 40;
+
+/// Squares adjacent to each square: a move needs an opponent disc there.
+const fn neighbour_table() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (x, y) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && x >= 0 && x < 8 && y >= 0 && y < 8 {
+                    t[sq] |= 1u64 << (y * 8 + x);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+static NEIGHBOUR: [u64; 64] = neighbour_table();
+
+/// Stability cutoffs are only tried when alpha is this high for the number of empties: below
+/// it the opponent cannot have enough stable discs to matter, and computing them is wasted.
+#[inline(always)]
+fn stability_threshold(empties: u32) -> i32 {
+    (2 * empties as i32 - 2).clamp(4, 64)
+}
+
+/// A cancellation flag and the flags of the splits above it: a search is cancelled when any of
+/// them is set (a sibling failed high, or the whole search was stopped).
+pub struct Cancel<'a> {
+    flag: AtomicBool,
+    parent: Option<&'a Cancel<'a>>,
+}
+
+impl<'a> Cancel<'a> {
+    /// A root flag.
+    pub fn root() -> Cancel<'static> {
+        Cancel { flag: AtomicBool::new(false), parent: None }
+    }
+    fn child(parent: &'a Cancel<'a>) -> Cancel<'a> {
+        Cancel { flag: AtomicBool::new(false), parent: Some(parent) }
+    }
+    /// Sets the flag.
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+    /// True when this flag or one above it is set.
+    #[inline]
+    pub fn is_cancelled(&self) -> bool {
+        let mut c = self;
+        loop {
+            if c.flag.load(Ordering::Relaxed) {
+                return true;
+            }
+            match c.parent {
+                Some(p) => c = p,
+                None => return false,
+            }
+        }
+    }
+}
+
+/// Bit of each square's quadrant in a 4-bit parity mask.
+const fn quadrant_bits() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = 1 << (((sq >> 4) & 2) | ((sq >> 2) & 1));
+        sq += 1;
+    }
+    t
+}
+static QUADRANT_BIT: [u8; 64] = quadrant_bits();
+
+/// The empty squares of a shallow node, in search order.
+#[derive(Clone, Copy)]
+struct Empties {
+    sq: [u8; SHALLOW_MAX as usize],
+    n: usize,
+}
+
+impl Empties {
+    #[inline(always)]
+    fn remove(&mut self, i: usize) {
+        for j in i..self.n - 1 {
+            self.sq[j] = self.sq[j + 1];
+        }
+        self.n -= 1;
+    }
+}
+
+/// A move with its flips and ordering value.
+#[derive(Clone, Copy, Default)]
+pub struct Move {
+    /// Square index.
+    pub sq: u8,
+    /// Discs it flips.
+    pub flips: u64,
+    /// Ordering value: higher first.
+    pub value: i32,
+}
+
+/// One thread's view of a search: the shared table and cancellation, its own node count.
+pub struct Search<'a> {
+    /// The shared transposition tables.
+    pub tt: &'a Tables,
+    /// Cancellation chain of this thread's current split.
+    pub cancel: &'a Cancel<'a>,
+    /// Nodes visited by this thread.
+    pub nodes: u64,
+    /// Empties from which the deep search splits siblings across threads (u32::MAX: never).
+    pub split_min: u32,
+}
+
+impl<'a> Search<'a> {
+    /// A search using `tt`, cancelled through `cancel`, splitting from `split_min` empties.
+    pub fn new(tt: &'a Tables, cancel: &'a Cancel<'a>, split_min: u32) -> Search<'a> {
+        Search { tt, cancel, nodes: 0, split_min }
+    }
+
+    /// Exact score (when inside the window) of `board` for the side to move.
+    pub fn search(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
+        let empty = board.empty();
+        let empties = empty.count_ones();
+        match empties {
+            0 => {
+                self.nodes += 1;
+                board.final_score()
+            }
+            1 => self.solve_1(board.player, empty.trailing_zeros() as usize),
+            2..=4 => {
+                let mut sq = [0usize; 4];
+                for (i, s) in Bits(empty).enumerate() {
+                    sq[i] = s;
+                }
+                match empties {
+                    2 => self.solve_2(board.player, board.opponent, alpha, beta, sq[0], sq[1], false),
+                    3 => self.solve_3(board.player, board.opponent, alpha, beta, [sq[0], sq[1], sq[2]], false),
+                    _ => self.solve_4(board.player, board.opponent, alpha, beta, sq),
+                }
+            }
+            e if e <= SHALLOW_MAX => self.shallow_root(board.player, board.opponent, alpha, beta),
+            e => self.deep(board, alpha, beta, e, false),
+        }
+    }
+
+    /// Last empty square `sq`: the mover plays it if they can, else the opponent, else nobody.
+    #[inline(always)]
+    fn solve_1(&mut self, player: u64, sq: usize) -> i32 {
+        self.nodes += 1;
+        let base = 2 * player.count_ones() as i32 - 64;
+        let mine = last_flip_count(player, sq) as i32;
+        if mine > 0 {
+            return base + 2 + 2 * mine;
+        }
+        let theirs = last_flip_count(!player & !(1u64 << sq), sq) as i32;
+        if theirs > 0 {
+            base - 2 * theirs
+        } else if base >= 0 {
+            // Nobody can move: the mover has the majority (63 discs, odd) and gets the empty.
+            base + 2
+        } else {
+            base
+        }
+    }
+
+    fn solve_2(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, x1: usize, x2: usize, passed: bool) -> i32 {
+        self.nodes += 1;
+        let mut best = NO_SCORE;
+        if NEIGHBOUR[x1] & opponent != 0 {
+            let f = flips(player, opponent, x1);
+            if f != 0 {
+                best = -self.solve_1(opponent ^ f, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOUR[x2] & opponent != 0 {
+            let f = flips(player, opponent, x2);
+            if f != 0 {
+                let v = -self.solve_1(opponent ^ f, x1);
+                return v.max(best);
+            }
+        }
+        if best != NO_SCORE {
+            return best;
+        }
+        if passed {
+            return Board { player, opponent }.final_score();
+        }
+        -self.solve_2(opponent, player, -beta, -alpha, x1, x2, true)
+    }
+
+    fn solve_3(&mut self, player: u64, opponent: u64, mut alpha: i32, beta: i32, sq: [usize; 3], passed: bool) -> i32 {
+        self.nodes += 1;
+        let mut best = NO_SCORE;
+        for (x, a, b) in [(sq[0], sq[1], sq[2]), (sq[1], sq[0], sq[2]), (sq[2], sq[0], sq[1])] {
+            if NEIGHBOUR[x] & opponent == 0 {
+                continue;
+            }
+            let f = flips(player, opponent, x);
+            if f == 0 {
+                continue;
+            }
+            let v = -self.solve_2(opponent ^ f, player ^ f ^ (1u64 << x), -beta, -alpha, a, b, false);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        if best != NO_SCORE {
+            return best;
+        }
+        if passed {
+            return Board { player, opponent }.final_score();
+        }
+        -self.solve_3(opponent, player, -beta, -alpha, sq, true)
+    }
+
+    fn solve_4(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: [usize; 4]) -> i32 {
+        let parity = sq.iter().fold(0u8, |p, &x| p ^ QUADRANT_BIT[x]);
+        self.solve_4_parity(player, opponent, alpha, beta, sq, parity)
+    }
+
+    /// Four empties: squares alone (odd) in their quadrant go first, keeping the given order
+    /// otherwise.
+    fn solve_4_parity(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: [usize; 4], parity: u8) -> i32 {
+        let mut ordered = [0usize; 4];
+        let mut k = 0;
+        for odd in [true, false] {
+            for &x in &sq {
+                if (parity & QUADRANT_BIT[x] != 0) == odd {
+                    ordered[k] = x;
+                    k += 1;
+                }
+            }
+        }
+        self.solve_4_ordered(player, opponent, alpha, beta, ordered, false)
+    }
+
+    fn solve_4_ordered(&mut self, player: u64, opponent: u64, mut alpha: i32, beta: i32, sq: [usize; 4], passed: bool) -> i32 {
+        self.nodes += 1;
+        if let Some(cut) = stability_cutoff(player, opponent, alpha, 4) {
+            return cut;
+        }
+        let mut best = NO_SCORE;
+        let orders = [
+            (sq[0], [sq[1], sq[2], sq[3]]),
+            (sq[1], [sq[0], sq[2], sq[3]]),
+            (sq[2], [sq[0], sq[1], sq[3]]),
+            (sq[3], [sq[0], sq[1], sq[2]]),
+        ];
+        for (x, rest) in orders {
+            if NEIGHBOUR[x] & opponent == 0 {
+                continue;
+            }
+            let f = flips(player, opponent, x);
+            if f == 0 {
+                continue;
+            }
+            let v = -self.solve_3(opponent ^ f, player ^ f ^ (1u64 << x), -beta, -alpha, rest, false);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        if best != NO_SCORE {
+            return best;
+        }
+        if passed {
+            return Board { player, opponent }.final_score();
+        }
+        -self.solve_4_ordered(opponent, player, -beta, -alpha, sq, true)
+    }
+
+    /// Entry to the shallow layer: lists the empties once, in square-class order, with the
+    /// parity of each quadrant, so the nodes below never scan the board for empties.
+    fn shallow_root(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32) -> i32 {
+        let empty = !(player | opponent);
+        let mut list = Empties { sq: [0; SHALLOW_MAX as usize], n: 0 };
+        let mut parity = 0u8;
+        for class in SQUARE_CLASSES {
+            for x in Bits(empty & class) {
+                list.sq[list.n] = x as u8;
+                list.n += 1;
+                parity ^= QUADRANT_BIT[x];
+            }
+        }
+        self.shallow(player, opponent, alpha, beta, &list, parity, false)
+    }
+
+    /// 5 to `SHALLOW_MAX` empties: squares in odd quadrants first, then by square class;
+    /// stability cutoff; no table.
+    fn shallow(&mut self, player: u64, opponent: u64, mut alpha: i32, beta: i32, list: &Empties, parity: u8, passed: bool) -> i32 {
+        self.nodes += 1;
+        let n = list.n;
+        if let Some(cut) = stability_cutoff(player, opponent, alpha, n as u32) {
+            return cut;
+        }
+        let mut best = NO_SCORE;
+        for odd in [true, false] {
+            for i in 0..n {
+                let x = list.sq[i] as usize;
+                if (parity & QUADRANT_BIT[x] != 0) != odd || NEIGHBOUR[x] & opponent == 0 {
+                    continue;
+                }
+                let f = flips(player, opponent, x);
+                if f == 0 {
+                    continue;
+                }
+                let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << x));
+                let mut rest = *list;
+                rest.remove(i);
+                let child_parity = parity ^ QUADRANT_BIT[x];
+                let v = if n == 5 {
+                    let s = &rest.sq;
+                    -self.solve_4_parity(p, o, -beta, -alpha, [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize], child_parity)
+                } else {
+                    -self.shallow(p, o, -beta, -alpha, &rest, child_parity, false)
+                };
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    alpha = alpha.max(v);
+                }
+            }
+        }
+        if best != NO_SCORE {
+            return best;
+        }
+        if passed {
+            return Board { player, opponent }.final_score();
+        }
+        -self.shallow(opponent, player, -beta, -alpha, list, parity, true)
+    }
+
+    /// Child of a deep node: the right layer for its number of empties.
+    #[inline(always)]
+    fn child(&mut self, board: Board, alpha: i32, beta: i32, empties: u32) -> i32 {
+        if empties > SHALLOW_MAX {
+            self.deep(board, alpha, beta, empties, false)
+        } else if empties >= 5 {
+            self.shallow_root(board.player, board.opponent, alpha, beta)
+        } else {
+            self.search(board, alpha, beta)
+        }
+    }
+
+    /// More than `SHALLOW_MAX` empties: move list, fastest-first ordering, table, ETC, splits.
+    pub fn deep(&mut self, board: Board, mut alpha: i32, mut beta: i32, empties: u32, passed: bool) -> i32 {
+        self.nodes += 1;
+        if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
+            return 0;
+        }
+        if let Some(cut) = stability_cutoff(board.player, board.opponent, alpha, empties) {
+            return cut;
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            if passed {
+                return board.final_score();
+            }
+            return -self.deep(board.pass(), -beta, -alpha, empties, true);
+        }
+        let use_tt = empties >= TT_MIN;
+        let hash = board.hash();
+        let mut tt_move = NO_MOVE;
+        let stored = if use_tt {
+            self.tt.deep.probe(&board, hash).map(|e| (e.lower as i32, e.upper as i32, e.best))
+        } else {
+            self.tt.near.probe(&board, hash)
+        };
+        if let Some((lower, upper, best)) = stored {
+            if lower >= beta || lower == upper {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            tt_move = best;
+        }
+        let alpha_orig = alpha;
+
+        let mut list = [Move::default(); MAX_MOVES];
+        let mut n = 0;
+        let odd = odd_region_squares(board.empty());
+        for sq in Bits(moves) {
+            let f = board.flips(sq);
+            let (np, no) = (board.opponent ^ f, board.player ^ f ^ (1u64 << sq));
+            let value = if sq as u8 == tt_move {
+                i32::MAX
+            } else if empties >= SORT_SEARCH_MIN {
+                let depth = if empties >= 22 { 2 } else { 1 };
+                -eval_search(np, no, depth, -1_000_000, 1_000_000, &mut self.nodes)
+            } else {
+                fastest_first(np, no, sq, odd)
+            };
+            list[n] = Move { sq: sq as u8, flips: f, value };
+            n += 1;
+        }
+        let list = &mut list[..n];
+
+        if use_tt && empties >= ETC_MIN {
+            // Enhanced transposition cutoff: a child already known to refute the window.
+            for m in list.iter() {
+                let child = board.play_flips(m.sq as usize, m.flips);
+                if let Some(e) = self.tt.deep.probe(&child, child.hash()) {
+                    let score = -(e.upper as i32);
+                    if score >= beta {
+                        self.tt.deep.store(&board, hash, empties, alpha_orig, beta, score, m.sq);
+                        return score;
+                    }
+                }
+            }
+        }
+
+        let (best, best_move) = self.search_moves(board, list, alpha, beta, empties);
+        if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
+            return 0;
+        }
+        if use_tt {
+            self.tt.deep.store(&board, hash, empties, alpha_orig, beta, best, best_move);
+        } else {
+            self.tt.near.store(&board, hash, alpha_orig, beta, best, best_move);
+        }
+        best
+    }
+
+    /// Principal variation search over an ordered move list; returns (score, best move square).
+    /// Above `split_min` empties the moves after the first are searched in parallel.
+    pub fn search_moves(&mut self, board: Board, list: &mut [Move], mut alpha: i32, beta: i32, empties: u32) -> (i32, u8) {
+        let mut best = NO_SCORE;
+        let mut best_move = NO_MOVE;
+        let n = list.len();
+        for i in 0..n {
+            // Selection: the best remaining move goes next (cutoffs make a full sort wasteful).
+            let mut k = i;
+            for j in i + 1..n {
+                if list[j].value > list[k].value {
+                    k = j;
+                }
+            }
+            list.swap(i, k);
+            let m = list[i];
+            if i > 0 && empties >= self.split_min && n - i >= 2 {
+                list[i..].sort_unstable_by_key(|m| -m.value);
+                let (v, mv) = self.split(board, &list[i..], alpha, beta, empties, best);
+                if v > best {
+                    best = v;
+                    best_move = mv;
+                }
+                return (best, best_move);
+            }
+            let child = board.play_flips(m.sq as usize, m.flips);
+            let v = if i == 0 {
+                -self.child(child, -beta, -alpha, empties - 1)
+            } else {
+                let mut v = -self.child(child, -alpha - 1, -alpha, empties - 1);
+                if v > alpha && v < beta {
+                    v = -self.child(child, -beta, -alpha, empties - 1);
+                }
+                v
+            };
+            if v > best {
+                best = v;
+                best_move = m.sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_move)
+    }
+
+    /// Young Brothers Wait: the eldest brother is done; the others run in parallel with a shared
+    /// alpha, and the first to reach beta cancels the rest.
+    fn split(&mut self, board: Board, rest: &[Move], alpha: i32, beta: i32, empties: u32, best_so_far: i32) -> (i32, u8) {
+        let cancel = Cancel::child(self.cancel);
+        let shared_alpha = AtomicI32::new(alpha);
+        let best = Mutex::new((best_so_far, NO_MOVE));
+        let nodes = AtomicU64::new(0);
+        let (tt, split_min) = (self.tt, self.split_min);
+        rest.par_iter().for_each(|m| {
+            if cancel.is_cancelled() {
+                return;
+            }
+            let mut search = Search { tt, cancel: &cancel, nodes: 0, split_min };
+            let child = board.play_flips(m.sq as usize, m.flips);
+            let a = shared_alpha.load(Ordering::Relaxed);
+            let mut v = -search.child(child, -a - 1, -a, empties - 1);
+            if !cancel.is_cancelled() && v > a && v < beta {
+                // Re-search with the full window, from the alpha the siblings have reached since.
+                let a2 = shared_alpha.load(Ordering::Relaxed).max(a);
+                v = -search.child(child, -beta, -a2, empties - 1);
+            }
+            nodes.fetch_add(search.nodes, Ordering::Relaxed);
+            if cancel.is_cancelled() {
+                return;
+            }
+            let mut b = best.lock().unwrap_or_else(|e| e.into_inner());
+            if v > b.0 {
+                *b = (v, m.sq);
+                shared_alpha.fetch_max(v, Ordering::Relaxed);
+                if v >= beta {
+                    cancel.cancel();
+                }
+            }
+        });
+        self.nodes += nodes.load(Ordering::Relaxed);
+        let b = *best.lock().unwrap_or_else(|e| e.into_inner());
+        b
+    }
+}
+
+/// Stability cutoff: the opponent's stable discs cap the mover's final score. Returns the cap
+/// when it is at or below alpha.
+#[inline(always)]
+fn stability_cutoff(player: u64, opponent: u64, alpha: i32, empties: u32) -> Option<i32> {
+    if alpha >= stability_threshold(empties) && alpha >= 64 - 2 * opponent.count_ones() as i32 {
+        let cap = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
+        if cap <= alpha {
+            return Some(cap);
+        }
+    }
+    None
+}
+
+/// Legal moves as a list with flips (unordered), for root-level code.
+pub fn move_list(board: &Board) -> Vec<Move> {
+    Bits(legal_moves(board.player, board.opponent))
+        .map(|sq| Move { sq: sq as u8, flips: board.flips(sq), value: 0 })
+        .collect()
+}

@@ -1,0 +1,240 @@
+//! Stable discs: discs that no sequence of moves can flip. Their count bounds the final score
+//! (the opponent's stable discs are lost to the side to move for good), which lets the search
+//! cut a node before generating a single move.
+//!
+//! Edge stability comes from a table built once by exhaustive search of each edge line; inner
+//! discs are stable when each of their four lines is full or leads to a stable disc of the same
+//! colour or off the board.
+
+use std::sync::OnceLock;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+const ROW_1: u64 = 0xFF;
+const ROW_8: u64 = 0xFF00_0000_0000_0000;
+
+/// Stable discs of `line_player` on an 8-square edge line where `line_opponent` owns the other
+/// discs: computed by trying every placement, by either side, on every empty square, recursively.
+fn edge_stable(player: u8, opponent: u8, memo: &mut [Option<u8>]) -> u8 {
+    let idx = player as usize * 256 + opponent as usize;
+    if let Some(s) = memo[idx] {
+        return s;
+    }
+    let empty = !(player | opponent);
+    let mut stable = player;
+    for x in 0..8 {
+        if empty >> x & 1 == 0 {
+            continue;
+        }
+        // player places on x
+        let f = line_flips(player, opponent, x);
+        let (np, no) = (player | f | (1 << x), opponent & !f);
+        stable &= edge_stable(np, no, memo) & player;
+        // opponent places on x
+        let f = line_flips(opponent, player, x);
+        let (no, np) = (opponent | f | (1 << x), player & !f);
+        stable &= edge_stable(np, no, memo) & player;
+        if stable == 0 {
+            break;
+        }
+    }
+    memo[idx] = Some(stable);
+    stable
+}
+
+/// Discs of `opponent` flipped on a single line when `player` places on `x`.
+fn line_flips(player: u8, opponent: u8, x: u32) -> u8 {
+    let mut flipped = 0u8;
+    for step in [1i32, -1] {
+        let mut run = 0u8;
+        let mut i = x as i32 + step;
+        while (0..8).contains(&i) && opponent >> i & 1 != 0 {
+            run |= 1 << i;
+            i += step;
+        }
+        if (0..8).contains(&i) && player >> i & 1 != 0 {
+            flipped |= run;
+        }
+    }
+    flipped
+}
+
+/// `EDGE[player * 256 + opponent]`: stable player discs on an edge line.
+fn edge_table() -> &'static [u8] {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut memo = vec![None; 65536];
+        let mut table = vec![0u8; 65536];
+        for p in 0..256usize {
+            for o in 0..256usize {
+                if p & o == 0 {
+                    table[p * 256 + o] = edge_stable(p as u8, o as u8, &mut memo);
+                }
+            }
+        }
+        table
+    })
+}
+
+/// Forces the edge table to be built (so the first search does not pay for it).
+pub fn init() {
+    edge_table();
+}
+
+/// Column a as a byte (row k on bit k).
+#[inline(always)]
+fn column_to_byte(b: u64, col: u32) -> u8 {
+    ((((b >> col) & FILE_A).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u8
+}
+
+/// A byte (bit k = row k) spread back onto column `col`.
+#[inline(always)]
+fn byte_to_column(x: u8, col: u32) -> u64 {
+    // Copy the byte into every row, keep bit k in row k, then move that bit to the row's
+    // lowest position: adding 0x7F sets bit 7 of a row exactly when the row is non-zero.
+    let diagonal = (x as u64).wrapping_mul(0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
+    ((diagonal.wrapping_add(0x7F7F_7F7F_7F7F_7F7F) >> 7) & FILE_A) << col
+}
+
+/// Stable discs on the four edges.
+#[inline]
+fn edges_stable(player: u64, opponent: u64) -> u64 {
+    let t = edge_table();
+    let look = |p: u8, o: u8| t[p as usize * 256 + o as usize];
+    let top = look(player as u8, opponent as u8) as u64;
+    let bottom = (look((player >> 56) as u8, (opponent >> 56) as u8) as u64) << 56;
+    let left = byte_to_column(look(column_to_byte(player, 0), column_to_byte(opponent, 0)), 0);
+    let right = byte_to_column(look(column_to_byte(player, 7), column_to_byte(opponent, 7)), 7);
+    top | bottom | left | right
+}
+
+const fn line_masks() -> [u64; 30] {
+    // 15 diagonals (c - r constant) then 15 anti-diagonals (c + r constant).
+    let mut masks = [0u64; 30];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = (sq % 8, sq / 8);
+        masks[c + 7 - r] |= 1u64 << sq;
+        masks[15 + c + r] |= 1u64 << sq;
+        sq += 1;
+    }
+    masks
+}
+
+static DIAGONALS: [u64; 30] = line_masks();
+
+/// Squares whose line in each of the four directions is completely filled, per direction:
+/// (horizontal, vertical, diagonal, anti-diagonal).
+#[inline]
+fn full_lines(filled: u64) -> [u64; 4] {
+    let mut h = 0u64;
+    for r in 0..8 {
+        if (filled >> (r * 8)) & 0xFF == 0xFF {
+            h |= 0xFFu64 << (r * 8);
+        }
+    }
+    let mut v = filled;
+    v &= v.rotate_left(8);
+    v &= v.rotate_left(16);
+    v &= v.rotate_left(32);
+    let mut d = 0;
+    let mut a = 0;
+    for i in 0..15 {
+        let m = DIAGONALS[i];
+        if filled & m == m {
+            d |= m;
+        }
+        let m = DIAGONALS[15 + i];
+        if filled & m == m {
+            a |= m;
+        }
+    }
+    [h, v, d, a]
+}
+
+/// Discs of `player` that can never be flipped (a subset of the truly stable discs).
+pub fn stable_discs(player: u64, opponent: u64) -> u64 {
+    let filled = player | opponent;
+    let [h, v, d, a] = full_lines(filled);
+    let mut stable = (edges_stable(player, opponent) | (h & v & d & a)) & player;
+    if stable == 0 {
+        return 0;
+    }
+    // Grow: a disc is stable when, in every direction, its line is full or a neighbour on that
+    // line is a stable disc of the same colour or the board's border.
+    let border = FILE_A | FILE_H | ROW_1 | ROW_8;
+    let candidates = player & !border;
+    loop {
+        let hs = h | (stable << 1) | (stable >> 1);
+        let vs = v | (stable << 8) | (stable >> 8);
+        let ds = d | (stable << 9) | (stable >> 9);
+        let as_ = a | (stable << 7) | (stable >> 7);
+        let grown = stable | (candidates & hs & vs & ds & as_);
+        if grown == stable {
+            return stable;
+        }
+        stable = grown;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    #[test]
+    fn corners_are_stable_and_lone_centre_discs_are_not() {
+        let b = Board::start();
+        assert_eq!(stable_discs(b.player, b.opponent), 0);
+        assert_eq!(stable_discs(1, 2), 1); // a1 owned, b1 opponent: a1 corner is stable
+    }
+
+    #[test]
+    fn column_bytes_round_trip() {
+        for x in 0..=255u8 {
+            for col in [0, 7] {
+                assert_eq!(column_to_byte(byte_to_column(x, col), col), x);
+            }
+        }
+    }
+
+    #[test]
+    fn full_board_is_all_stable() {
+        let p = 0x0F0F_0F0F_F0F0_F0F0u64;
+        assert_eq!(stable_discs(p, !p), p);
+    }
+
+    /// Stable discs must survive every continuation: play random games on and check.
+    #[test]
+    fn stable_discs_never_flip_in_random_games() {
+        let mut rng = crate::board::tests::Rng(11);
+        for _ in 0..3000 {
+            let mut b = Board::start();
+            let mut plies = 0;
+            let mut checks: Vec<(u64, bool)> = Vec::new(); // (stable set, owned by current player?)
+            loop {
+                let moves = b.moves();
+                if moves == 0 {
+                    if b.pass().moves() == 0 {
+                        break;
+                    }
+                    b = b.pass();
+                } else {
+                    let sq = rng.pick(moves);
+                    b = b.play_flips(sq, b.flips(sq));
+                }
+                plies += 1;
+                // after each move the player to move is the other side: track by parity
+                let even = plies % 2 == 0;
+                for (set, mine_when_even) in &checks {
+                    let owner = if even == *mine_when_even { b.player } else { b.opponent };
+                    assert_eq!(owner & set, *set, "a stable disc was flipped");
+                }
+                if rng.next().is_multiple_of(4) {
+                    checks.push((stable_discs(b.player, b.opponent), even));
+                    checks.push((stable_discs(b.opponent, b.player), !even));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! Exactness tests of the solver against a plain minimax and against itself.
+
+use super::*;
+use crate::board::tests::Rng;
+
+/// Plain minimax, no pruning: the definition of the exact score.
+pub(crate) fn minimax(board: Board) -> i32 {
+    let moves = board.moves();
+    if moves == 0 {
+        if board.pass().moves() == 0 {
+            return board.final_score();
+        }
+        return -minimax(board.pass());
+    }
+    Bits(moves).map(|sq| -minimax(board.play_flips(sq, board.flips(sq)))).max().unwrap()
+}
+
+/// A position with `empties` empty squares reached by random play from the start.
+pub(crate) fn random_position(rng: &mut Rng, empties: u32) -> Position {
+    'game: loop {
+        let mut p = Position::start();
+        while p.board.empties() > empties {
+            let moves = p.board.moves();
+            if moves == 0 {
+                if p.board.pass().moves() == 0 {
+                    continue 'game;
+                }
+                p = p.pass();
+                continue;
+            }
+            let sq = rng.pick(moves);
+            p = p.play(Square::new(sq).unwrap()).unwrap();
+        }
+        return p;
+    }
+}
+
+fn solver(threads: usize, hash_mb: usize) -> Solver {
+    Solver::new(SolveOptions { threads, hash_mb, wld: false }).unwrap()
+}
+
+#[test]
+fn equals_minimax_on_random_small_positions() {
+    let mut rng = Rng(2024);
+    let mut s = solver(1, 16);
+    for i in 0..3000 {
+        let empties = 1 + (i % 9) as u32;
+        let p = random_position(&mut rng, empties);
+        let sol = s.solve(&p).unwrap();
+        assert_eq!(sol.score, minimax(p.board), "position {:?}", p);
+    }
+}
+
+#[test]
+fn equals_minimax_at_ten_empties() {
+    let mut rng = Rng(77);
+    let mut s = solver(1, 16);
+    for _ in 0..40 {
+        let p = random_position(&mut rng, 10);
+        assert_eq!(s.solve(&p).unwrap().score, minimax(p.board), "position {:?}", p);
+    }
+}
+
+#[test]
+fn windows_agree_with_exact_score() {
+    // Fail-soft bounds must be on the right side of the exact score for every window.
+    let mut rng = Rng(5150);
+    let tt = tt::Tables::new(4);
+    let stop = Cancel::root();
+    for _ in 0..300 {
+        let e = 7 + (rng.next() % 8) as u32;
+        let p = random_position(&mut rng, e);
+        let exact = Search::new(&tt, &stop, u32::MAX).search(p.board, -64, 64);
+        for _ in 0..4 {
+            let a = (rng.next() % 129) as i32 - 64;
+            let b = (a + 1 + (rng.next() % 8) as i32).min(64);
+            if a >= b {
+                continue;
+            }
+            let v = Search::new(&tt, &stop, u32::MAX).search(p.board, a, b);
+            if v <= a {
+                assert!(exact <= v, "fail low {v} but exact {exact}");
+            } else if v >= b {
+                assert!(exact >= v, "fail high {v} but exact {exact}");
+            } else {
+                assert_eq!(v, exact);
+            }
+        }
+    }
+}
+
+#[test]
+fn symmetric_boards_score_the_same() {
+    let mut rng = Rng(31);
+    let mut s = solver(1, 16);
+    for _ in 0..30 {
+        let p = random_position(&mut rng, 14);
+        let score = s.solve(&p).unwrap().score;
+        for k in 1..8 {
+            let q = Position { board: p.board.symmetry(k), to_move: p.to_move };
+            assert_eq!(s.solve(&q).unwrap().score, score);
+        }
+    }
+}
+
+#[test]
+fn pv_replays_to_the_reported_score() {
+    let mut rng = Rng(8);
+    let mut s = solver(2, 16);
+    for i in 0..60 {
+        let p = random_position(&mut rng, 4 + (i % 14) as u32);
+        let sol = s.solve(&p).unwrap();
+        let mut q = p;
+        for mv in &sol.pv {
+            q = match mv {
+                Some(sq) => q.play(*sq).expect("PV move is legal"),
+                None => {
+                    assert_eq!(q.board.moves(), 0, "PV passes only when forced");
+                    q.pass()
+                }
+            };
+        }
+        assert!(q.board.is_game_over());
+        let (black, white) = sol.final_discs().unwrap();
+        let final_black_diff =
+            if q.to_move == Color::Black { q.board.final_score() } else { -q.board.final_score() };
+        assert_eq!(black as i32 - white as i32, final_black_diff);
+        let mover_diff = if p.to_move == Color::Black { final_black_diff } else { -final_black_diff };
+        assert_eq!(mover_diff, sol.score);
+    }
+}
+
+#[test]
+fn one_and_two_threads_agree() {
+    let mut rng = Rng(1999);
+    let mut one = solver(1, 32);
+    let mut two = solver(2, 32);
+    for i in 0..30 {
+        let p = random_position(&mut rng, 16 + (i % 3) as u32);
+        assert_eq!(one.solve(&p).unwrap().score, two.solve(&p).unwrap().score, "position {:?}", p);
+    }
+}
+
+#[test]
+fn tiny_table_gives_the_same_scores() {
+    let mut rng = Rng(4242);
+    let mut big = solver(1, 64);
+    let mut tiny = solver(2, 0);
+    for _ in 0..20 {
+        let p = random_position(&mut rng, 16);
+        assert_eq!(big.solve(&p).unwrap().score, tiny.solve(&p).unwrap().score);
+    }
+}
+
+#[test]
+fn pass_and_game_over_positions() {
+    // Black to move on a board where black has no move but white does.
+    // a1 white, b1 black, rest empty except c1 empty: black at b1 cannot flip anything.
+    let black = 1u64 << 1;
+    let white = 1u64;
+    let p = Position::from_colors(black, white, Color::Black).unwrap();
+    assert_eq!(p.board.moves(), 0);
+    let mut s = solver(1, 4);
+    let sol = s.solve(&p).unwrap();
+    // white plays c1, flipping b1: white has everything, wipe-out.
+    assert_eq!(sol.best_move, BestMove::Pass);
+    assert_eq!(sol.score, -64);
+    assert_eq!(sol.pv, vec![None, Some("c1".parse().unwrap())]);
+
+    // White to move with no discs at all: nobody can move, black wins 64-0.
+    let over = Position::from_colors(0xFF, 0, Color::White).unwrap();
+    let sol = s.solve(&over).unwrap();
+    assert_eq!(sol.best_move, BestMove::GameOver);
+    assert_eq!(sol.score, -64);
+    assert_eq!(sol.final_discs(), Some((64, 0)));
+    assert_eq!(sol.nodes, 0);
+}
+
+#[test]
+fn wld_gives_the_sign() {
+    let mut rng = Rng(66);
+    let mut exact = solver(1, 16);
+    let mut wld = Solver::new(SolveOptions { threads: 1, hash_mb: 16, wld: true }).unwrap();
+    for _ in 0..100 {
+        let p = random_position(&mut rng, 12);
+        assert_eq!(wld.solve(&p).unwrap().score, exact.solve(&p).unwrap().score.signum());
+    }
+}
+
+#[test]
+fn score_moves_matches_minimax_per_move() {
+    let mut rng = Rng(12);
+    let mut s = solver(1, 16);
+    for _ in 0..200 {
+        let p = random_position(&mut rng, 8);
+        let (scores, _) = s.score_moves(&p).unwrap();
+        for ms in &scores {
+            let child = match ms.mv {
+                Some(sq) => p.play(sq).unwrap(),
+                None => p.pass(),
+            };
+            assert_eq!(ms.score, -minimax(child.board), "{p:?} {ms:?}");
+        }
+        for w in scores.windows(2) {
+            assert!(w[0].score > w[1].score || (w[0].score == w[1].score && w[0].mv < w[1].mv));
+        }
+    }
+}
+
+#[test]
+fn a_stopped_solver_says_so() {
+    let mut rng = Rng(3);
+    let mut s = solver(2, 4);
+    let p = random_position(&mut rng, 20);
+    s.stop_handle().stop();
+    assert_eq!(s.solve(&p), Err(Stopped));
+    assert_eq!(s.score_moves(&p), Err(Stopped));
+}
+
+#[test]
+fn last_empty_with_no_move_for_anyone_goes_to_the_majority() {
+    // a1 is the last empty square and neither side can play it: the layer for one empty
+    // square must give it to whoever has more discs.
+    let tt = tt::Tables::new(1);
+    let stop = Cancel::root();
+    let mut rng = Rng(9);
+    let mut seen = 0;
+    while seen < 50 {
+        let player = rng.next() & !1;
+        let board = Board { player, opponent: !player & !1 };
+        if board.moves() != 0 || board.pass().moves() != 0 {
+            continue;
+        }
+        seen += 1;
+        let expected = board.final_score();
+        assert_eq!(Search::new(&tt, &stop, u32::MAX).search(board, -64, 64), expected);
+        assert_eq!(expected, if player.count_ones() >= 32 { 2 * player.count_ones() as i32 - 62 } else { 2 * player.count_ones() as i32 - 64 });
+    }
+}
+
+#[test]
+fn best_moves_are_exactly_the_top_scoring_moves() {
+    let mut rng = Rng(404);
+    let mut s = solver(1, 16);
+    let mut w = Solver::new(SolveOptions { threads: 1, hash_mb: 16, wld: true }).unwrap();
+    for i in 0..300 {
+        let p = random_position(&mut rng, 4 + (i % 8) as u32);
+        let (scores, _) = s.score_moves(&p).unwrap();
+        let (best, moves, _) = s.best_moves(&p).unwrap();
+        if scores.is_empty() {
+            assert!(moves.is_empty());
+            assert_eq!(best, p.board.final_score());
+            continue;
+        }
+        assert_eq!(best, scores[0].score);
+        let top: Vec<_> = scores.iter().filter(|m| m.score == best).map(|m| m.mv).collect();
+        assert_eq!(moves, top);
+        let (wbest, wmoves, _) = w.best_moves(&p).unwrap();
+        assert_eq!(wbest, best.signum());
+        let wtop: Vec<_> = scores.iter().filter(|m| m.score.signum() == best.signum()).map(|m| m.mv).collect();
+        let mut wtop = wtop;
+        wtop.sort();
+        assert_eq!(wmoves, wtop);
+    }
+}
