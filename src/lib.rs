@@ -4,8 +4,10 @@
 //! [`search::Solution`] -> [`report`]. The board knows only the game; the search knows nothing
 //! of files or terminals; drivers (`analyze`, `bench`, `perft`) connect them.
 
+pub mod analyze;
+pub mod bench;
 pub mod board;
-pub mod perft;
 pub mod notation;
+pub mod perft;
 pub mod report;
 pub mod search;

@@ -52,3 +52,11 @@ pub fn flips_avx2(player: u64, opponent: u64, sq: usize) -> u64 {
         _mm_cvtsi128_si64(folded) as u64
     }
 }
+
+/// Asks the CPU to start loading the cache line of `value` (a table slot about to be probed).
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    // SAFETY: SSE is part of the x86_64 baseline; a prefetch never faults and never changes
+    // memory, and the pointer comes from a live reference anyway.
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(value as *const T as *const i8) }
+}

@@ -16,6 +16,15 @@ pub use moves::{legal_moves, neighbours};
 use std::fmt;
 use std::str::FromStr;
 
+/// Starts loading `value` into the cache (a no-op where the build has no prefetch kernel).
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    flip_simd::prefetch(value);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    let _ = value;
+}
+
 /// A square of the board, 0 (a1) to 63 (h8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);

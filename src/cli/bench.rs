@@ -1,12 +1,152 @@
-//! `osolve bench` (placeholder while the subcommand is being written; must not be committed).
+//! `osolve bench`: solves a standard suite (or a file) and prints nodes, times and nodes per
+//! second per position, then the totals and whether every score was right. Wires the arguments
+//! to `osolve::bench::run`, prints through `osolve::report::bench`, and draws a progress bar on
+//! standard error when that is a terminal.
 
+use super::{interrupt, SearchArgs, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use anyhow::Context;
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use osolve::bench::{self, Event, RunOptions, Suite, BUILTIN_SUITES, DEFAULT_SUITE};
+use osolve::report::bench as report;
+use osolve::search::Solver;
+use std::io::{IsTerminal, Write};
 
 /// Arguments of `osolve bench`.
 #[derive(Args)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    /// The positions: a built-in suite (ffo40-49, ffo40-59, ffo1-19) or a file of positions,
+    /// one per line (OBF lines with move scores are checked against them).
+    #[arg(long, default_value = DEFAULT_SUITE, value_name = "SUITE|FILE")]
+    suite: String,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Solve the whole suite this many times and report each position's median time.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    repeat: u32,
+    /// Print JSON lines: one object per position, then a summary object.
+    #[arg(long)]
+    json: bool,
+    /// Keep the transposition table between positions instead of clearing it.
+    #[arg(long)]
+    keep_hash: bool,
+}
 
-/// Runs the subcommand.
-pub fn run(_args: BenchArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("bench is not written yet")
+/// Runs the subcommand: exit 0 when every score is right, 1 when one is wrong, 130 when
+/// interrupted (after printing the positions finished).
+pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
+    let suite = Suite::load(&args.suite).with_context(|| {
+        if std::path::Path::new(&args.suite).exists() {
+            format!("cannot read the suite {}", args.suite)
+        } else {
+            format!(
+                "--suite {}: neither a built-in suite ({}) nor a file",
+                args.suite,
+                BUILTIN_SUITES.join(", ")
+            )
+        }
+    })?;
+    let mut solver = Solver::new(args.search.options(false)).context("cannot build the solver")?;
+    let stop = solver.stop_handle();
+    interrupt().register(stop.clone());
+    let options = RunOptions {
+        repeat: args.repeat as usize,
+        keep_hash: args.keep_hash,
+    };
+
+    let bar = std::io::stderr()
+        .is_terminal()
+        .then(|| progress_bar((suite.positions.len() * options.repeat) as u64));
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut write = |text: &str| -> std::io::Result<()> {
+        match &bar {
+            Some(bar) => bar.suspend(|| out.write_all(text.as_bytes()).and_then(|_| out.flush())),
+            None => out.write_all(text.as_bytes()).and_then(|_| out.flush()),
+        }
+    };
+    if !args.json {
+        write(&report::header(
+            &suite.name,
+            suite.positions.len(),
+            solver.threads(),
+            solver.options().hash_mb,
+            options.repeat,
+            options.keep_hash,
+        ))?;
+    }
+    let mut printed = 0;
+    let mut failure: Option<std::io::Error> = None;
+    let result = bench::run(&mut solver, &suite, &options, |event| match event {
+        Event::Start {
+            run,
+            index,
+            position,
+        } => {
+            if let Some(bar) = &bar {
+                bar.set_position((run * suite.positions.len() + index) as u64);
+                let pass = if options.repeat > 1 {
+                    format!(" (run {}/{})", run + 1, options.repeat)
+                } else {
+                    String::new()
+                };
+                bar.set_message(format!(
+                    "#{} ({} empties){pass}",
+                    position.number,
+                    position.position.board.empties()
+                ));
+            }
+        }
+        Event::Row(row) => {
+            let text = if args.json {
+                report::row_json(row)
+            } else {
+                report::row(row)
+            };
+            if failure.is_none() {
+                if let Err(e) = write(&text) {
+                    // Output gone (a closed pipe): stop solving, nobody will read the rest.
+                    failure = Some(e);
+                    stop.stop();
+                }
+            }
+            printed += 1;
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    if let Some(e) = failure {
+        return Err(e).context("cannot write the results");
+    }
+    // Rows finished only by an interrupted last repeat were not printed yet.
+    let mut text = String::new();
+    for row in &result.rows[printed..] {
+        text.push_str(&if args.json {
+            report::row_json(row)
+        } else {
+            report::row(row)
+        });
+    }
+    text.push_str(&if args.json {
+        report::summary_json(&result)
+    } else {
+        report::summary(&result)
+    });
+    write(&text)?;
+    Ok(if result.interrupted {
+        EXIT_INTERRUPTED
+    } else if result.all_correct() {
+        EXIT_OK
+    } else {
+        EXIT_WRONG
+    })
+}
+
+fn progress_bar(total: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    let style = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed}]")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
 }

@@ -22,7 +22,11 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 pub const EXIT_INTERRUPTED: i32 = 130;
 
 #[derive(Parser)]
-#[command(name = "osolve", version, about = "Exact Othello endgame solver and analysis tool")]
+#[command(
+    name = "osolve",
+    version,
+    about = "Exact Othello endgame solver and analysis tool"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -54,12 +58,16 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// Solver options from these arguments.
     pub fn options(&self, wld: bool) -> SolveOptions {
-        SolveOptions { threads: self.threads.map_or(0, usize::from), hash_mb: self.hash_mb as usize, wld }
+        SolveOptions {
+            threads: self.threads.map_or(0, usize::from),
+            hash_mb: self.hash_mb as usize,
+            wld,
+        }
     }
 }
 
 /// Ctrl-C / SIGTERM: the first one stops every registered search; the drivers then print what
-/// was finished and exit with `EXIT_INTERRUPTED`.
+/// was finished and exit with `EXIT_INTERRUPTED`. A second one exits at once.
 pub struct Interrupt {
     flag: AtomicBool,
     handles: Mutex<Vec<StopHandle>>,
@@ -75,11 +83,23 @@ impl Interrupt {
         if self.is_set() {
             handle.stop();
         }
-        self.handles.lock().unwrap_or_else(|e| e.into_inner()).push(handle);
+        self.handles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(handle);
     }
     fn trigger(&self) {
-        self.flag.store(true, Ordering::SeqCst);
-        for h in self.handles.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        // A second signal means "now": the first one is still waiting for a search or for
+        // input (a terminal on standard input) to finish.
+        if self.flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+        for h in self
+            .handles
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
             h.stop();
         }
     }
@@ -89,9 +109,11 @@ impl Interrupt {
 pub fn interrupt() -> &'static Interrupt {
     static INTERRUPT: OnceLock<Interrupt> = OnceLock::new();
     INTERRUPT.get_or_init(|| {
-        // A second signal while stopping is ignored: the first one already asked for a stop.
         let _ = ctrlc::set_handler(|| interrupt().trigger());
-        Interrupt { flag: AtomicBool::new(false), handles: Mutex::new(Vec::new()) }
+        Interrupt {
+            flag: AtomicBool::new(false),
+            handles: Mutex::new(Vec::new()),
+        }
     })
 }
 

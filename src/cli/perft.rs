@@ -1,12 +1,58 @@
-//! `osolve perft` (placeholder while the subcommand is being written; must not be committed).
+//! `osolve perft`: counts the leaf positions 1 to DEPTH plies below the start (or `--position`)
+//! with the library's parallel perft, printing each depth as soon as it is counted, with its
+//! time and rate (rows formatted by `osolve::report`). Ctrl-C ends it at once: there is nothing
+//! to save.
+
+use std::io::{self, Write};
+use std::time::Instant;
 
 use clap::Args;
+use osolve::board::Position;
+use osolve::notation::parse_position;
+use osolve::perft::perft_parallel;
+use osolve::report::{perft_header, perft_row};
+
+use super::EXIT_OK;
 
 /// Arguments of `osolve perft`.
-#[derive(Args)]
-pub struct PerftArgs {}
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Plies to count, 0 to 20 (a pass is a ply; a finished game is one leaf).
+    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(0..=20))]
+    depth: u32,
+    /// Count from this position (any notation) instead of the standard start.
+    #[arg(
+        short = 'p',
+        long = "position",
+        value_name = "TEXT",
+        allow_hyphen_values = true
+    )]
+    position: Option<String>,
+}
 
 /// Runs the subcommand.
-pub fn run(_args: PerftArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("perft is not written yet")
+pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
+    let position = match &args.position {
+        Some(text) => parse_position(text)?.position,
+        None => Position::start(),
+    };
+    let mut out = io::stdout().lock();
+    let written = (|| -> io::Result<()> {
+        out.write_all(perft_header(&position).as_bytes())?;
+        // Depth 0 is the position itself; otherwise every depth from 1 is counted.
+        for depth in args.depth.min(1)..=args.depth {
+            let start = Instant::now();
+            let leaves = perft_parallel(position.board, depth);
+            let row = perft_row(depth, leaves, start.elapsed().as_secs_f64());
+            out.write_all(row.as_bytes())?;
+            out.flush()?;
+        }
+        Ok(())
+    })();
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("cannot write to standard output"))
+        }
+        _ => Ok(EXIT_OK),
+    }
 }

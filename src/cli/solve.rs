@@ -1,12 +1,241 @@
-//! `osolve solve` (placeholder while the subcommand is being written; must not be committed).
+//! `osolve solve`: solves every position of the inputs exactly, in command-line order, and prints
+//! one report per position as soon as it is proven (human, `--quiet` or `--json`, all formatted
+//! by `osolve::report::solve`). Bad lines are reported and skipped (exit 2 at the end); a file
+//! that cannot be read stops the run before anything is solved; Ctrl-C or SIGTERM stops the
+//! search, keeps what was printed and exits 130. No parsing, search or formatting logic here.
 
-use clap::Args;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
-/// Arguments of `osolve solve`.
-#[derive(Args)]
-pub struct SolveArgs {}
+use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
+use osolve::notation::{open_path, parse_text, ParseError, Parsed, Source, INLINE_NAME};
+use osolve::report::solve::{human_report, json_report, quiet_report};
+use osolve::search::Solver;
+
+use super::{SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+
+/// The options of `osolve solve` as clap parses them; [`SolveArgs`] adds their order.
+#[derive(Args, Debug)]
+#[command(group(
+    ArgGroup::new("input").required(true).multiple(true).args(["files", "positions"])
+))]
+struct Flags {
+    /// Files of positions, one per line, in any notation ('-' is standard input).
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// One position in any notation: board string, 8-line diagram, OBF line or transcript
+    /// (repeatable). Inputs are solved in command-line order.
+    #[arg(
+        short = 'p',
+        long = "position",
+        value_name = "TEXT",
+        allow_hyphen_values = true
+    )]
+    positions: Vec<String>,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Prove only win, draw or loss (faster); the score is then 1, 0 or -1.
+    #[arg(long)]
+    wld: bool,
+    /// One JSON object per position per line.
+    #[arg(long)]
+    json: bool,
+    /// Draw discs as X and O even on a terminal.
+    #[arg(long)]
+    ascii: bool,
+    /// Only the result line of each position, after its source.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// One input of the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Input {
+    /// A file of positions (or `-`).
+    File(PathBuf),
+    /// Inline text given with `-p`, and the source name it is reported under.
+    Inline {
+        /// The text.
+        text: String,
+        /// `<position>` when there is one `-p`, else `<position K>` counting from 1.
+        name: String,
+    },
+}
+
+/// Arguments of `osolve solve`: the options, and the files and `-p` texts merged in the order
+/// they were given (clap keeps each list in order; their indices interleave them).
+#[derive(Debug)]
+pub struct SolveArgs {
+    flags: Flags,
+    inputs: Vec<Input>,
+}
+
+impl FromArgMatches for SolveArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let flags = Flags::from_arg_matches(matches)?;
+        let inputs = ordered_inputs(matches, &flags);
+        Ok(SolveArgs { flags, inputs })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        self.flags.update_from_arg_matches(matches)?;
+        self.inputs = ordered_inputs(matches, &self.flags);
+        Ok(())
+    }
+}
+
+impl Args for SolveArgs {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        Flags::augment_args(command)
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Flags::augment_args_for_update(command)
+    }
+}
+
+/// Files and `-p` texts in command-line order.
+fn ordered_inputs(matches: &ArgMatches, flags: &Flags) -> Vec<Input> {
+    let indices = |id: &str| -> Vec<usize> {
+        matches
+            .indices_of(id)
+            .map(|indices| indices.collect())
+            .unwrap_or_default()
+    };
+    let several = flags.positions.len() > 1;
+    let mut inputs: Vec<(usize, Input)> = indices("files")
+        .into_iter()
+        .zip(&flags.files)
+        .map(|(index, path)| (index, Input::File(path.clone())))
+        .collect();
+    inputs.extend(
+        indices("positions")
+            .into_iter()
+            .zip(&flags.positions)
+            .enumerate()
+            .map(|(k, (index, text))| {
+                let name = if several {
+                    format!("<position {}>", k + 1)
+                } else {
+                    INLINE_NAME.to_string()
+                };
+                let text = text.clone();
+                (index, Input::Inline { text, name })
+            }),
+    );
+    inputs.sort_by_key(|&(index, _)| index);
+    inputs.into_iter().map(|(_, input)| input).collect()
+}
+
+/// A stream of parsed positions (or errors) from one input.
+type Positions = Box<dyn Iterator<Item = Result<Parsed, ParseError>>>;
+
+/// Opens a file of positions, refusing directories (which open but cannot be read on Unix).
+fn open_file(path: &Path) -> Result<Positions, String> {
+    if path != Path::new("-") && path.is_dir() {
+        return Err(format!(
+            "cannot read {}: it is a directory, expected a file of positions",
+            path.display()
+        ));
+    }
+    open_path(path)
+        .map(|reader| Box::new(reader) as Positions)
+        .map_err(|e| format!("cannot read {}: {}", path.display(), e.kind))
+}
+
+/// How each solved position is printed.
+#[derive(Clone, Copy, Debug)]
+enum Style {
+    Json,
+    Quiet,
+    Human { unicode: bool },
+}
 
 /// Runs the subcommand.
-pub fn run(_args: SolveArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("solve is not written yet")
+pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
+    let SolveArgs { flags, inputs } = args;
+    // Every file is opened before anything is solved: a typo should not cost a long search.
+    let mut streams = Vec::with_capacity(inputs.len());
+    let mut unreadable = false;
+    for input in inputs {
+        match input {
+            Input::File(path) => match open_file(&path) {
+                Ok(stream) => streams.push(stream),
+                Err(message) => {
+                    eprintln!("osolve: {message}");
+                    unreadable = true;
+                }
+            },
+            Input::Inline { text, name } => {
+                let parsed = parse_text(&text, Source::new(name, 1));
+                streams.push(Box::new(std::iter::once(parsed)));
+            }
+        }
+    }
+    if unreadable {
+        return Ok(EXIT_BAD_INPUT);
+    }
+
+    let style = if flags.json {
+        Style::Json
+    } else if flags.quiet {
+        Style::Quiet
+    } else {
+        Style::Human {
+            unicode: !flags.ascii && io::stdout().is_terminal(),
+        }
+    };
+    let mut solver = Solver::new(flags.search.options(flags.wld))?;
+    let interrupt = super::interrupt();
+    interrupt.register(solver.stop_handle());
+
+    let mut out = io::stdout().lock();
+    let mut solved = 0usize;
+    let mut bad_input = false;
+    for item in streams.into_iter().flatten() {
+        let parsed = match item {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                bad_input = true;
+                // Reports already printed come first, so the error sits where it happened.
+                if let Err(e) = out.flush() {
+                    return write_failed(e, bad_input);
+                }
+                eprintln!("osolve: {e}");
+                continue;
+            }
+        };
+        // A finished game needs no search, so the stop request is checked here too.
+        let solution = if interrupt.is_set() {
+            None
+        } else {
+            solver.solve(&parsed.position).ok()
+        };
+        let Some(solution) = solution else {
+            eprintln!(
+                "interrupted: {solved} position{} solved",
+                if solved == 1 { "" } else { "s" }
+            );
+            return Ok(EXIT_INTERRUPTED);
+        };
+        let report = match style {
+            Style::Json => json_report(&parsed.source, &solution),
+            Style::Quiet => quiet_report(&parsed.source, &solution),
+            Style::Human { unicode } => human_report(&parsed.source, &solution, unicode),
+        };
+        if let Err(e) = out.write_all(report.as_bytes()).and_then(|()| out.flush()) {
+            return write_failed(e, bad_input);
+        }
+        solved += 1;
+    }
+    Ok(if bad_input { EXIT_BAD_INPUT } else { EXIT_OK })
+}
+
+/// The exit for a failed write to standard output: a closed pipe (`osolve solve ... | head`)
+/// ends the run quietly; any other error is reported.
+fn write_failed(error: io::Error, bad_input: bool) -> anyhow::Result<i32> {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        return Ok(if bad_input { EXIT_BAD_INPUT } else { EXIT_OK });
+    }
+    Err(anyhow::Error::new(error).context("cannot write to standard output"))
 }

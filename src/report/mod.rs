@@ -1,6 +1,13 @@
-//! Output formats for people and programs. For now the human diagram of a position: the board
-//! with coordinates, the legal moves of the side to move marked, and a line of disc counts.
-//! Knows nothing of search internals, files or terminals; it returns strings and never prints.
+//! Output formats for people and programs: here the human diagram of a position, the compact
+//! numbers every report shares (node counts, times, rates) and the rows of `osolve perft`; in
+//! the submodules the reports of each subcommand: [`solve`] (human and JSON), [`analyze`]
+//! (OBF, JSON lines, CSV) and [`bench`](mod@bench). Knows nothing of search internals, files or
+//! terminals: it turns values into strings and never prints; the caller decides where they go
+//! and whether the terminal can show Unicode.
+
+pub mod analyze;
+pub mod bench;
+pub mod solve;
 
 use crate::board::{Color, Position, Square};
 
@@ -53,6 +60,79 @@ pub fn diagram(position: &Position, unicode: bool) -> String {
     text
 }
 
+/// A count in at most 3 significant digits with an SI suffix: `812`, `12.3k`, `21.3M`, `6.56G`.
+pub fn format_count(count: u64) -> String {
+    const SUFFIXES: [&str; 5] = ["", "k", "M", "G", "T"];
+    if count < 1000 {
+        return count.to_string();
+    }
+    let (mut value, mut unit) = (count as f64, 0);
+    // Up while the value would round to 1000 or more: 999_960 is 1.00M, not 1000k.
+    while unit + 1 < SUFFIXES.len() && value >= 999.5 {
+        value /= 1000.0;
+        unit += 1;
+    }
+    format!("{value:.*}{}", decimals_for(value), SUFFIXES[unit])
+}
+
+/// Decimals that give 3 significant digits: 2 below 10, 1 below 100, else 0 (judged after
+/// rounding, so 9.996 prints as 10.0).
+fn decimals_for(value: f64) -> usize {
+    if value < 9.995 {
+        2
+    } else if value < 99.95 {
+        1
+    } else {
+        0
+    }
+}
+
+/// Seconds with two decimals and a unit: `0.84 s`.
+pub fn format_seconds(seconds: f64) -> String {
+    format!("{seconds:.2} s")
+}
+
+/// Millions of nodes per second with one decimal: `25.4 Mn/s`.
+pub fn format_mnps(nodes_per_second: f64) -> String {
+    format!("{:.1} Mn/s", nodes_per_second / 1e6)
+}
+
+/// The heading of the `osolve perft` table: where the count starts, then the column names.
+pub fn perft_header(position: &Position) -> String {
+    let from = if *position == Position::start() {
+        " (the start)".to_string()
+    } else {
+        String::new()
+    };
+    format!(
+        "perft from {}{from}, {} to move, {} empties\n{:>5}  {:>20}  {:>10}  {:>12}\n",
+        crate::notation::format_board(position),
+        position.to_move.name(),
+        position.board.empties(),
+        "depth",
+        "leaves",
+        "time",
+        "leaves/s",
+    )
+}
+
+/// One row of the `osolve perft` table: the depth, the exact leaf count (no suffix, so it can be
+/// compared digit for digit with published tables), the time and the rate.
+pub fn perft_row(depth: u32, leaves: u64, seconds: f64) -> String {
+    let rate = if seconds > 0.0 {
+        format!(
+            "{}/s",
+            format_count((leaves as f64 / seconds).round() as u64)
+        )
+    } else {
+        "-".to_string()
+    };
+    format!(
+        "{depth:>5}  {leaves:>20}  {:>10}  {rate:>12}\n",
+        format!("{seconds:.3} s")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +173,39 @@ mod tests {
         let pass = Position::from_colors(0b011, 0b100, Color::White).unwrap();
         assert!(pass.board.moves() == 0 && pass.pass().board.moves() != 0);
         assert!(diagram(&pass, false).contains("white to move, must pass"));
+    }
+
+    #[test]
+    fn counts_keep_three_significant_digits() {
+        assert_eq!(format_count(0), "0");
+        assert_eq!(format_count(812), "812");
+        assert_eq!(format_count(999), "999");
+        assert_eq!(format_count(1_000), "1.00k");
+        assert_eq!(format_count(12_345), "12.3k");
+        assert_eq!(format_count(9_996), "10.0k");
+        assert_eq!(format_count(99_960), "100k");
+        assert_eq!(format_count(21_300_000), "21.3M");
+        assert_eq!(format_count(999_960), "1.00M");
+        assert_eq!(format_count(123_456_789), "123M");
+        assert_eq!(format_count(6_560_000_000), "6.56G");
+        assert_eq!(format_count(2_000_000_000_000), "2.00T");
+        assert_eq!(format_seconds(0.8449), "0.84 s");
+        assert_eq!(format_mnps(25_400_000.0), "25.4 Mn/s");
+    }
+
+    #[test]
+    fn perft_rows_print_exact_counts() {
+        let header = perft_header(&Position::start());
+        assert!(header.starts_with(
+            "perft from ---------------------------OX------XO--------------------------- X (the start), black to move, 60 empties\n"
+        ));
+        assert_eq!(
+            perft_row(5, 1396, 0.5),
+            format!(
+                "    5  {:>20}  {:>10}  {:>12}\n",
+                1396, "0.500 s", "2.79k/s"
+            )
+        );
+        assert!(perft_row(1, 4, 0.0).ends_with(" -\n"));
     }
 }

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// At or below this many empties the parity-ordered shallow search takes over.
-pub const SHALLOW_MAX: u32 = 6;
+pub const SHALLOW_MAX: u32 = 7;
 /// From this many empties up the transposition table is probed and stored.
 pub const TT_MIN: u32 = 11;
 /// From this many empties up children are probed in the table before searching (ETC).
@@ -69,10 +69,16 @@ pub struct Cancel<'a> {
 impl<'a> Cancel<'a> {
     /// A root flag.
     pub fn root() -> Cancel<'static> {
-        Cancel { flag: AtomicBool::new(false), parent: None }
+        Cancel {
+            flag: AtomicBool::new(false),
+            parent: None,
+        }
     }
     fn child(parent: &'a Cancel<'a>) -> Cancel<'a> {
-        Cancel { flag: AtomicBool::new(false), parent: Some(parent) }
+        Cancel {
+            flag: AtomicBool::new(false),
+            parent: Some(parent),
+        }
     }
     /// Sets the flag.
     pub fn cancel(&self) {
@@ -149,7 +155,12 @@ pub struct Search<'a> {
 impl<'a> Search<'a> {
     /// A search using `tt`, cancelled through `cancel`, splitting from `split_min` empties.
     pub fn new(tt: &'a Tables, cancel: &'a Cancel<'a>, split_min: u32) -> Search<'a> {
-        Search { tt, cancel, nodes: 0, split_min }
+        Search {
+            tt,
+            cancel,
+            nodes: 0,
+            split_min,
+        }
     }
 
     /// Exact score (when inside the window) of `board` for the side to move.
@@ -168,8 +179,23 @@ impl<'a> Search<'a> {
                     sq[i] = s;
                 }
                 match empties {
-                    2 => self.solve_2(board.player, board.opponent, alpha, beta, sq[0], sq[1], false),
-                    3 => self.solve_3(board.player, board.opponent, alpha, beta, [sq[0], sq[1], sq[2]], false),
+                    2 => self.solve_2(
+                        board.player,
+                        board.opponent,
+                        alpha,
+                        beta,
+                        sq[0],
+                        sq[1],
+                        false,
+                    ),
+                    3 => self.solve_3(
+                        board.player,
+                        board.opponent,
+                        alpha,
+                        beta,
+                        [sq[0], sq[1], sq[2]],
+                        false,
+                    ),
                     _ => self.solve_4(board.player, board.opponent, alpha, beta, sq),
                 }
             }
@@ -198,7 +224,16 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn solve_2(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, x1: usize, x2: usize, passed: bool) -> i32 {
+    fn solve_2(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        x1: usize,
+        x2: usize,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         let mut best = NO_SCORE;
         if NEIGHBOUR[x1] & opponent != 0 {
@@ -226,10 +261,22 @@ impl<'a> Search<'a> {
         -self.solve_2(opponent, player, -beta, -alpha, x1, x2, true)
     }
 
-    fn solve_3(&mut self, player: u64, opponent: u64, mut alpha: i32, beta: i32, sq: [usize; 3], passed: bool) -> i32 {
+    fn solve_3(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [usize; 3],
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         let mut best = NO_SCORE;
-        for (x, a, b) in [(sq[0], sq[1], sq[2]), (sq[1], sq[0], sq[2]), (sq[2], sq[0], sq[1])] {
+        for (x, a, b) in [
+            (sq[0], sq[1], sq[2]),
+            (sq[1], sq[0], sq[2]),
+            (sq[2], sq[0], sq[1]),
+        ] {
             if NEIGHBOUR[x] & opponent == 0 {
                 continue;
             }
@@ -237,7 +284,15 @@ impl<'a> Search<'a> {
             if f == 0 {
                 continue;
             }
-            let v = -self.solve_2(opponent ^ f, player ^ f ^ (1u64 << x), -beta, -alpha, a, b, false);
+            let v = -self.solve_2(
+                opponent ^ f,
+                player ^ f ^ (1u64 << x),
+                -beta,
+                -alpha,
+                a,
+                b,
+                false,
+            );
             if v > best {
                 best = v;
                 if v >= beta {
@@ -255,14 +310,29 @@ impl<'a> Search<'a> {
         -self.solve_3(opponent, player, -beta, -alpha, sq, true)
     }
 
-    fn solve_4(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: [usize; 4]) -> i32 {
+    fn solve_4(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [usize; 4],
+    ) -> i32 {
         let parity = sq.iter().fold(0u8, |p, &x| p ^ QUADRANT_BIT[x]);
         self.solve_4_parity(player, opponent, alpha, beta, sq, parity)
     }
 
     /// Four empties: squares alone (odd) in their quadrant go first, keeping the given order
     /// otherwise.
-    fn solve_4_parity(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: [usize; 4], parity: u8) -> i32 {
+    fn solve_4_parity(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [usize; 4],
+        parity: u8,
+    ) -> i32 {
         let mut ordered = [0usize; 4];
         let mut k = 0;
         for odd in [true, false] {
@@ -276,7 +346,15 @@ impl<'a> Search<'a> {
         self.solve_4_ordered(player, opponent, alpha, beta, ordered, false)
     }
 
-    fn solve_4_ordered(&mut self, player: u64, opponent: u64, mut alpha: i32, beta: i32, sq: [usize; 4], passed: bool) -> i32 {
+    fn solve_4_ordered(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [usize; 4],
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         if let Some(cut) = stability_cutoff(player, opponent, alpha, 4) {
             return cut;
@@ -296,7 +374,14 @@ impl<'a> Search<'a> {
             if f == 0 {
                 continue;
             }
-            let v = -self.solve_3(opponent ^ f, player ^ f ^ (1u64 << x), -beta, -alpha, rest, false);
+            let v = -self.solve_3(
+                opponent ^ f,
+                player ^ f ^ (1u64 << x),
+                -beta,
+                -alpha,
+                rest,
+                false,
+            );
             if v > best {
                 best = v;
                 if v >= beta {
@@ -318,7 +403,10 @@ impl<'a> Search<'a> {
     /// parity of each quadrant, so the nodes below never scan the board for empties.
     fn shallow_root(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32) -> i32 {
         let empty = !(player | opponent);
-        let mut list = Empties { sq: [0; SHALLOW_MAX as usize], n: 0 };
+        let mut list = Empties {
+            sq: [0; SHALLOW_MAX as usize],
+            n: 0,
+        };
         let mut parity = 0u8;
         for class in SQUARE_CLASSES {
             for x in Bits(empty & class) {
@@ -332,7 +420,16 @@ impl<'a> Search<'a> {
 
     /// 5 to `SHALLOW_MAX` empties: squares in odd quadrants first, then by square class;
     /// stability cutoff; no table.
-    fn shallow(&mut self, player: u64, opponent: u64, mut alpha: i32, beta: i32, list: &Empties, parity: u8, passed: bool) -> i32 {
+    fn shallow(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: &Empties,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         let n = list.n;
         if let Some(cut) = stability_cutoff(player, opponent, alpha, n as u32) {
@@ -355,7 +452,14 @@ impl<'a> Search<'a> {
                 let child_parity = parity ^ QUADRANT_BIT[x];
                 let v = if n == 5 {
                     let s = &rest.sq;
-                    -self.solve_4_parity(p, o, -beta, -alpha, [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize], child_parity)
+                    -self.solve_4_parity(
+                        p,
+                        o,
+                        -beta,
+                        -alpha,
+                        [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
+                        child_parity,
+                    )
                 } else {
                     -self.shallow(p, o, -beta, -alpha, &rest, child_parity, false)
                 };
@@ -390,7 +494,14 @@ impl<'a> Search<'a> {
     }
 
     /// More than `SHALLOW_MAX` empties: move list, fastest-first ordering, table, ETC, splits.
-    pub fn deep(&mut self, board: Board, mut alpha: i32, mut beta: i32, empties: u32, passed: bool) -> i32 {
+    pub fn deep(
+        &mut self,
+        board: Board,
+        mut alpha: i32,
+        mut beta: i32,
+        empties: u32,
+        passed: bool,
+    ) -> i32 {
         self.nodes += 1;
         if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
             return 0;
@@ -409,7 +520,10 @@ impl<'a> Search<'a> {
         let hash = board.hash();
         let mut tt_move = NO_MOVE;
         let stored = if use_tt {
-            self.tt.deep.probe(&board, hash).map(|e| (e.lower as i32, e.upper as i32, e.best))
+            self.tt
+                .deep
+                .probe(&board, hash)
+                .map(|e| (e.lower as i32, e.upper as i32, e.best))
         } else {
             self.tt.near.probe(&board, hash)
         };
@@ -429,9 +543,19 @@ impl<'a> Search<'a> {
         let mut list = [Move::default(); MAX_MOVES];
         let mut n = 0;
         let odd = odd_region_squares(board.empty());
+        let prefetch_children = empties > SHALLOW_MAX + 1 && empties <= TT_MIN;
         for sq in Bits(moves) {
             let f = board.flips(sq);
             let (np, no) = (board.opponent ^ f, board.player ^ f ^ (1u64 << sq));
+            if prefetch_children {
+                self.tt.near.prefetch(
+                    Board {
+                        player: np,
+                        opponent: no,
+                    }
+                    .hash(),
+                );
+            }
             let value = if sq as u8 == tt_move {
                 i32::MAX
             } else if empties >= SORT_SEARCH_MIN {
@@ -440,7 +564,11 @@ impl<'a> Search<'a> {
             } else {
                 fastest_first(np, no, sq, odd)
             };
-            list[n] = Move { sq: sq as u8, flips: f, value };
+            list[n] = Move {
+                sq: sq as u8,
+                flips: f,
+                value,
+            };
             n += 1;
         }
         let list = &mut list[..n];
@@ -452,7 +580,9 @@ impl<'a> Search<'a> {
                 if let Some(e) = self.tt.deep.probe(&child, child.hash()) {
                     let score = -(e.upper as i32);
                     if score >= beta {
-                        self.tt.deep.store(&board, hash, empties, alpha_orig, beta, score, m.sq);
+                        self.tt
+                            .deep
+                            .store(&board, hash, empties, alpha_orig, beta, score, m.sq);
                         return score;
                     }
                 }
@@ -464,16 +594,27 @@ impl<'a> Search<'a> {
             return 0;
         }
         if use_tt {
-            self.tt.deep.store(&board, hash, empties, alpha_orig, beta, best, best_move);
+            self.tt
+                .deep
+                .store(&board, hash, empties, alpha_orig, beta, best, best_move);
         } else {
-            self.tt.near.store(&board, hash, alpha_orig, beta, best, best_move);
+            self.tt
+                .near
+                .store(&board, hash, alpha_orig, beta, best, best_move);
         }
         best
     }
 
     /// Principal variation search over an ordered move list; returns (score, best move square).
     /// Above `split_min` empties the moves after the first are searched in parallel.
-    pub fn search_moves(&mut self, board: Board, list: &mut [Move], mut alpha: i32, beta: i32, empties: u32) -> (i32, u8) {
+    pub fn search_moves(
+        &mut self,
+        board: Board,
+        list: &mut [Move],
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+    ) -> (i32, u8) {
         let mut best = NO_SCORE;
         let mut best_move = NO_MOVE;
         let n = list.len();
@@ -522,7 +663,15 @@ impl<'a> Search<'a> {
 
     /// Young Brothers Wait: the eldest brother is done; the others run in parallel with a shared
     /// alpha, and the first to reach beta cancels the rest.
-    fn split(&mut self, board: Board, rest: &[Move], alpha: i32, beta: i32, empties: u32, best_so_far: i32) -> (i32, u8) {
+    fn split(
+        &mut self,
+        board: Board,
+        rest: &[Move],
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        best_so_far: i32,
+    ) -> (i32, u8) {
         let cancel = Cancel::child(self.cancel);
         let shared_alpha = AtomicI32::new(alpha);
         let best = Mutex::new((best_so_far, NO_MOVE));
@@ -532,7 +681,12 @@ impl<'a> Search<'a> {
             if cancel.is_cancelled() {
                 return;
             }
-            let mut search = Search { tt, cancel: &cancel, nodes: 0, split_min };
+            let mut search = Search {
+                tt,
+                cancel: &cancel,
+                nodes: 0,
+                split_min,
+            };
             let child = board.play_flips(m.sq as usize, m.flips);
             let a = shared_alpha.load(Ordering::Relaxed);
             let mut v = -search.child(child, -a - 1, -a, empties - 1);
@@ -576,6 +730,10 @@ fn stability_cutoff(player: u64, opponent: u64, alpha: i32, empties: u32) -> Opt
 /// Legal moves as a list with flips (unordered), for root-level code.
 pub fn move_list(board: &Board) -> Vec<Move> {
     Bits(legal_moves(board.player, board.opponent))
-        .map(|sq| Move { sq: sq as u8, flips: board.flips(sq), value: 0 })
+        .map(|sq| Move {
+            sq: sq as u8,
+            flips: board.flips(sq),
+            value: 0,
+        })
         .collect()
 }

@@ -17,6 +17,12 @@ use tt::Tables;
 /// From this many empties up, sibling moves are searched in parallel (when threads > 1).
 pub const SPLIT_MIN: u32 = 13;
 
+/// Depth of the evaluation search that orders the root moves.
+const ROOT_SORT_DEPTH: u32 = 4;
+
+/// From this many empties up the root first probes the window around a draw.
+const ASPIRATION_MIN: u32 = 14;
+
 /// How to solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveOptions {
@@ -30,7 +36,11 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { threads: 0, hash_mb: 256, wld: false }
+        SolveOptions {
+            threads: 0,
+            hash_mb: 256,
+            wld: false,
+        }
     }
 }
 
@@ -112,8 +122,15 @@ impl Solution {
         if self.wld {
             return None;
         }
-        let black_diff = if self.position.to_move == Color::Black { self.score } else { -self.score };
-        Some((((64 + black_diff) / 2) as u32, ((64 - black_diff) / 2) as u32))
+        let black_diff = if self.position.to_move == Color::Black {
+            self.score
+        } else {
+            -self.score
+        };
+        Some((
+            ((64 + black_diff) / 2) as u32,
+            ((64 - black_diff) / 2) as u32,
+        ))
     }
     /// Nodes per second.
     pub fn nps(&self) -> f64 {
@@ -149,16 +166,27 @@ impl Solver {
     /// A solver with these options.
     pub fn new(options: SolveOptions) -> Result<Solver, SearchError> {
         let threads = if options.threads == 0 {
-            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
         } else {
             options.threads
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| SearchError::Threads { threads, reason: e.to_string() })?;
+            .map_err(|e| SearchError::Threads {
+                threads,
+                reason: e.to_string(),
+            })?;
         stability::init();
-        Ok(Solver { tt: Tables::new(options.hash_mb), pool, threads, options, stop: Arc::new(Cancel::root()) })
+        Ok(Solver {
+            tt: Tables::new(options.hash_mb),
+            pool,
+            threads,
+            options,
+            stop: Arc::new(Cancel::root()),
+        })
     }
 
     /// The options in force.
@@ -230,7 +258,7 @@ impl Solver {
             if wld {
                 solution.pv.push(Square::new(best as usize));
             } else {
-                let (pv, nodes) = self.principal_variation(board, solution.score)?;
+                let (pv, nodes) = self.principal_variation(board, solution.score, best)?;
                 solution.pv = pv;
                 solution.nodes += nodes;
             }
@@ -244,7 +272,7 @@ impl Solver {
             if wld {
                 solution.pv = vec![Some(sq)];
             } else {
-                let (pv, nodes) = self.principal_variation(board, solution.score)?;
+                let (pv, nodes) = self.principal_variation(board, solution.score, best)?;
                 solution.pv = pv;
                 solution.nodes += nodes;
             }
@@ -258,13 +286,37 @@ impl Solver {
         let split_min = self.split_min();
         let tt = &self.tt;
         let stop = &*self.stop;
-        self.pool.install(|| {
+        self.in_pool(board, || {
             let mut search = Search::new(tt, stop, split_min);
-            let mut list = ordered_moves(&board, tt);
             let empties = board.empties();
+            let (mut alpha, mut beta) = (alpha, beta);
+            if beta - alpha > 2 && empties >= ASPIRATION_MIN {
+                // Aspiration: a cheap probe of the window around a draw first; the exact
+                // search then only has to cover the side of 0 the probe proved.
+                let mut list = ordered_moves(&board, tt);
+                let (v, best) = search.search_moves(board, &mut list, -1, 1, empties);
+                if v == 0 {
+                    return (v, best, search.nodes);
+                } else if v > 0 {
+                    alpha = alpha.max(v - 1);
+                } else {
+                    beta = beta.min(v + 1);
+                }
+            }
+            let mut list = ordered_moves(&board, tt);
             let (score, best) = search.search_moves(board, &mut list, alpha, beta, empties);
             (score, best, search.nodes)
         })
+    }
+
+    /// Runs `f` in the thread pool when a search of `board` may split across threads, and on
+    /// the calling thread otherwise: handing a small search to the pool costs more than it.
+    fn in_pool<R: Send>(&self, board: Board, f: impl FnOnce() -> R + Send) -> R {
+        if board.empties() >= self.split_min() {
+            self.pool.install(f)
+        } else {
+            f()
+        }
     }
 
     /// Exact score of the side to move in `board` (window search), with nodes.
@@ -272,7 +324,7 @@ impl Solver {
         let split_min = self.split_min();
         let tt = &self.tt;
         let stop = &*self.stop;
-        self.pool.install(|| {
+        self.in_pool(board, || {
             let mut search = Search::new(tt, stop, split_min);
             let v = search.search(board, alpha, beta);
             (v, search.nodes)
@@ -280,8 +332,15 @@ impl Solver {
     }
 
     /// Perfect play from `board` whose exact score is `score`, to the end of the game: at each
-    /// step the first move (table move first) whose child is proven to hold the score.
-    fn principal_variation(&mut self, mut board: Board, mut score: i32) -> Result<(Vec<Option<Square>>, u64), Stopped> {
+    /// step the first move (table move first) whose child is proven to hold the score. The
+    /// first move tried is `first`, the root search's best move, so the PV starts with it.
+    fn principal_variation(
+        &mut self,
+        mut board: Board,
+        mut score: i32,
+        first: u8,
+    ) -> Result<(Vec<Option<Square>>, u64), Stopped> {
+        let mut first = Some(first);
         let mut pv = Vec::new();
         let mut nodes = 0;
         loop {
@@ -295,7 +354,12 @@ impl Solver {
                 score = -score;
                 continue;
             }
-            let list = ordered_moves(&board, &self.tt);
+            let mut list = ordered_moves(&board, &self.tt);
+            if let Some(f) = first.take() {
+                if let Some(i) = list.iter().position(|m| m.sq == f) {
+                    list[..=i].rotate_right(1);
+                }
+            }
             let mut next = None;
             for m in &list {
                 let child = board.play_flips(m.sq as usize, m.flips);
@@ -333,7 +397,10 @@ impl Solver {
             if board.pass().moves() != 0 {
                 let (v, n) = self.score_of(board.pass(), -beta, -alpha);
                 self.check()?;
-                scores.push(MoveScore { mv: None, score: clamp_wld(-v, wld) });
+                scores.push(MoveScore {
+                    mv: None,
+                    score: clamp_wld(-v, wld),
+                });
                 nodes += n;
             }
             return Ok((scores, nodes));
@@ -343,7 +410,10 @@ impl Solver {
             let (v, n) = self.score_of(child, -beta, -alpha);
             self.check()?;
             nodes += n;
-            scores.push(MoveScore { mv: Square::new(sq), score: clamp_wld(-v, wld) });
+            scores.push(MoveScore {
+                mv: Square::new(sq),
+                score: clamp_wld(-v, wld),
+            });
         }
         scores.sort_by_key(|m| (-m.score, m.mv));
         Ok((scores, nodes))
@@ -355,7 +425,10 @@ impl Solver {
     /// the forced pass), with the nodes searched: one full-window search for the score, then a
     /// null-window proof per other move to decide whether it ties. Faster than `score_moves`.
     /// A finished game gives its final score and no move.
-    pub fn best_moves(&mut self, position: &Position) -> Result<(i32, Vec<Option<Square>>, u64), Stopped> {
+    pub fn best_moves(
+        &mut self,
+        position: &Position,
+    ) -> Result<(i32, Vec<Option<Square>>, u64), Stopped> {
         let solution = self.solve_without_pv(position)?;
         let board = position.board;
         let mut nodes = solution.1;
@@ -423,12 +496,26 @@ fn clamp_wld(score: i32, wld: bool) -> i32 {
 
 /// Root move list in search order: the table's move, then fastest-first.
 fn ordered_moves(board: &Board, tt: &Tables) -> Vec<Move> {
-    let tt_move = tt.deep.probe(board, board.hash()).map(|e| e.best).unwrap_or(tt::NO_MOVE);
+    let tt_move = tt
+        .deep
+        .probe(board, board.hash())
+        .map(|e| e.best)
+        .unwrap_or(tt::NO_MOVE);
     let odd = odd_region_squares(board.empty());
     let mut list = endgame::move_list(board);
     for m in list.iter_mut() {
-        let (np, no) = (board.opponent ^ m.flips, board.player ^ m.flips ^ (1u64 << m.sq));
-        m.value = if m.sq == tt_move { i32::MAX } else { fastest_first(np, no, m.sq as usize, odd) };
+        let (np, no) = (
+            board.opponent ^ m.flips,
+            board.player ^ m.flips ^ (1u64 << m.sq),
+        );
+        m.value = if m.sq == tt_move {
+            i32::MAX
+        } else if board.empties() >= endgame::SORT_SEARCH_MIN {
+            let mut nodes = 0;
+            -ordering::eval_search(np, no, ROOT_SORT_DEPTH, -1_000_000, 1_000_000, &mut nodes)
+        } else {
+            fastest_first(np, no, m.sq as usize, odd)
+        };
     }
     list.sort_by_key(|m| -m.value);
     list

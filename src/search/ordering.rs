@@ -24,8 +24,12 @@ pub const SQUARE_CLASSES: [u64; 6] = [
 ];
 
 /// The four 4x4 quadrants.
-pub const QUADRANTS: [u64; 4] =
-    [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
+pub const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
 
 /// Empty squares lying in a quadrant that has an odd number of empty squares.
 #[inline(always)]
@@ -96,13 +100,21 @@ pub fn static_eval(player: u64, opponent: u64) -> i32 {
         - (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32;
     let corners = (player & CORNERS).count_ones() as i32 - (opponent & CORNERS).count_ones() as i32;
     // Discs next to empty squares give the other side moves later.
-    let frontier = (neighbours(empty) & opponent).count_ones() as i32 - (neighbours(empty) & player).count_ones() as i32;
+    let frontier = (neighbours(empty) & opponent).count_ones() as i32
+        - (neighbours(empty) & player).count_ones() as i32;
     8 * mobility + 16 * corners + frontier
 }
 
 /// Negamax of `static_eval` to `depth` plies with alpha-beta: the ordering value of a child
 /// at deep nodes. Counts its nodes in `nodes`.
-pub fn eval_search(player: u64, opponent: u64, depth: u32, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+pub fn eval_search(
+    player: u64,
+    opponent: u64,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
     *nodes += 1;
     if depth == 0 {
         return static_eval(player, opponent);
@@ -118,7 +130,14 @@ pub fn eval_search(player: u64, opponent: u64, depth: u32, mut alpha: i32, beta:
     let mut best = i32::MIN + 1;
     for sq in Bits(moves) {
         let f = flips(player, opponent, sq);
-        let v = -eval_search(opponent ^ f, player ^ f ^ (1u64 << sq), depth - 1, -beta, -alpha, nodes);
+        let v = -eval_search(
+            opponent ^ f,
+            player ^ f ^ (1u64 << sq),
+            depth - 1,
+            -beta,
+            -alpha,
+            nodes,
+        );
         if v > best {
             best = v;
             if v > alpha {

@@ -103,8 +103,14 @@ fn edges_stable(player: u64, opponent: u64) -> u64 {
     let look = |p: u8, o: u8| t[p as usize * 256 + o as usize];
     let top = look(player as u8, opponent as u8) as u64;
     let bottom = (look((player >> 56) as u8, (opponent >> 56) as u8) as u64) << 56;
-    let left = byte_to_column(look(column_to_byte(player, 0), column_to_byte(opponent, 0)), 0);
-    let right = byte_to_column(look(column_to_byte(player, 7), column_to_byte(opponent, 7)), 7);
+    let left = byte_to_column(
+        look(column_to_byte(player, 0), column_to_byte(opponent, 0)),
+        0,
+    );
+    let right = byte_to_column(
+        look(column_to_byte(player, 7), column_to_byte(opponent, 7)),
+        7,
+    );
     top | bottom | left | right
 }
 
@@ -227,7 +233,11 @@ mod tests {
                 // after each move the player to move is the other side: track by parity
                 let even = plies % 2 == 0;
                 for (set, mine_when_even) in &checks {
-                    let owner = if even == *mine_when_even { b.player } else { b.opponent };
+                    let owner = if even == *mine_when_even {
+                        b.player
+                    } else {
+                        b.opponent
+                    };
                     assert_eq!(owner & set, *set, "a stable disc was flipped");
                 }
                 if rng.next().is_multiple_of(4) {

@@ -12,7 +12,10 @@ pub(crate) fn minimax(board: Board) -> i32 {
         }
         return -minimax(board.pass());
     }
-    Bits(moves).map(|sq| -minimax(board.play_flips(sq, board.flips(sq)))).max().unwrap()
+    Bits(moves)
+        .map(|sq| -minimax(board.play_flips(sq, board.flips(sq))))
+        .max()
+        .unwrap()
 }
 
 /// A position with `empties` empty squares reached by random play from the start.
@@ -36,7 +39,12 @@ pub(crate) fn random_position(rng: &mut Rng, empties: u32) -> Position {
 }
 
 fn solver(threads: usize, hash_mb: usize) -> Solver {
-    Solver::new(SolveOptions { threads, hash_mb, wld: false }).unwrap()
+    Solver::new(SolveOptions {
+        threads,
+        hash_mb,
+        wld: false,
+    })
+    .unwrap()
 }
 
 #[test]
@@ -57,7 +65,12 @@ fn equals_minimax_at_ten_empties() {
     let mut s = solver(1, 16);
     for _ in 0..40 {
         let p = random_position(&mut rng, 10);
-        assert_eq!(s.solve(&p).unwrap().score, minimax(p.board), "position {:?}", p);
+        assert_eq!(
+            s.solve(&p).unwrap().score,
+            minimax(p.board),
+            "position {:?}",
+            p
+        );
     }
 }
 
@@ -97,7 +110,10 @@ fn symmetric_boards_score_the_same() {
         let p = random_position(&mut rng, 14);
         let score = s.solve(&p).unwrap().score;
         for k in 1..8 {
-            let q = Position { board: p.board.symmetry(k), to_move: p.to_move };
+            let q = Position {
+                board: p.board.symmetry(k),
+                to_move: p.to_move,
+            };
             assert_eq!(s.solve(&q).unwrap().score, score);
         }
     }
@@ -110,6 +126,11 @@ fn pv_replays_to_the_reported_score() {
     for i in 0..60 {
         let p = random_position(&mut rng, 4 + (i % 14) as u32);
         let sol = s.solve(&p).unwrap();
+        match sol.best_move {
+            BestMove::Play(sq) => assert_eq!(sol.pv[0], Some(sq)),
+            BestMove::Pass => assert_eq!(sol.pv[0], None),
+            BestMove::GameOver => assert!(sol.pv.is_empty()),
+        }
         let mut q = p;
         for mv in &sol.pv {
             q = match mv {
@@ -122,10 +143,17 @@ fn pv_replays_to_the_reported_score() {
         }
         assert!(q.board.is_game_over());
         let (black, white) = sol.final_discs().unwrap();
-        let final_black_diff =
-            if q.to_move == Color::Black { q.board.final_score() } else { -q.board.final_score() };
+        let final_black_diff = if q.to_move == Color::Black {
+            q.board.final_score()
+        } else {
+            -q.board.final_score()
+        };
         assert_eq!(black as i32 - white as i32, final_black_diff);
-        let mover_diff = if p.to_move == Color::Black { final_black_diff } else { -final_black_diff };
+        let mover_diff = if p.to_move == Color::Black {
+            final_black_diff
+        } else {
+            -final_black_diff
+        };
         assert_eq!(mover_diff, sol.score);
     }
 }
@@ -137,7 +165,12 @@ fn one_and_two_threads_agree() {
     let mut two = solver(2, 32);
     for i in 0..30 {
         let p = random_position(&mut rng, 16 + (i % 3) as u32);
-        assert_eq!(one.solve(&p).unwrap().score, two.solve(&p).unwrap().score, "position {:?}", p);
+        assert_eq!(
+            one.solve(&p).unwrap().score,
+            two.solve(&p).unwrap().score,
+            "position {:?}",
+            p
+        );
     }
 }
 
@@ -180,10 +213,18 @@ fn pass_and_game_over_positions() {
 fn wld_gives_the_sign() {
     let mut rng = Rng(66);
     let mut exact = solver(1, 16);
-    let mut wld = Solver::new(SolveOptions { threads: 1, hash_mb: 16, wld: true }).unwrap();
+    let mut wld = Solver::new(SolveOptions {
+        threads: 1,
+        hash_mb: 16,
+        wld: true,
+    })
+    .unwrap();
     for _ in 0..100 {
         let p = random_position(&mut rng, 12);
-        assert_eq!(wld.solve(&p).unwrap().score, exact.solve(&p).unwrap().score.signum());
+        assert_eq!(
+            wld.solve(&p).unwrap().score,
+            exact.solve(&p).unwrap().score.signum()
+        );
     }
 }
 
@@ -227,14 +268,27 @@ fn last_empty_with_no_move_for_anyone_goes_to_the_majority() {
     let mut seen = 0;
     while seen < 50 {
         let player = rng.next() & !1;
-        let board = Board { player, opponent: !player & !1 };
+        let board = Board {
+            player,
+            opponent: !player & !1,
+        };
         if board.moves() != 0 || board.pass().moves() != 0 {
             continue;
         }
         seen += 1;
         let expected = board.final_score();
-        assert_eq!(Search::new(&tt, &stop, u32::MAX).search(board, -64, 64), expected);
-        assert_eq!(expected, if player.count_ones() >= 32 { 2 * player.count_ones() as i32 - 62 } else { 2 * player.count_ones() as i32 - 64 });
+        assert_eq!(
+            Search::new(&tt, &stop, u32::MAX).search(board, -64, 64),
+            expected
+        );
+        assert_eq!(
+            expected,
+            if player.count_ones() >= 32 {
+                2 * player.count_ones() as i32 - 62
+            } else {
+                2 * player.count_ones() as i32 - 64
+            }
+        );
     }
 }
 
@@ -242,7 +296,12 @@ fn last_empty_with_no_move_for_anyone_goes_to_the_majority() {
 fn best_moves_are_exactly_the_top_scoring_moves() {
     let mut rng = Rng(404);
     let mut s = solver(1, 16);
-    let mut w = Solver::new(SolveOptions { threads: 1, hash_mb: 16, wld: true }).unwrap();
+    let mut w = Solver::new(SolveOptions {
+        threads: 1,
+        hash_mb: 16,
+        wld: true,
+    })
+    .unwrap();
     for i in 0..300 {
         let p = random_position(&mut rng, 4 + (i % 8) as u32);
         let (scores, _) = s.score_moves(&p).unwrap();
@@ -253,11 +312,19 @@ fn best_moves_are_exactly_the_top_scoring_moves() {
             continue;
         }
         assert_eq!(best, scores[0].score);
-        let top: Vec<_> = scores.iter().filter(|m| m.score == best).map(|m| m.mv).collect();
+        let top: Vec<_> = scores
+            .iter()
+            .filter(|m| m.score == best)
+            .map(|m| m.mv)
+            .collect();
         assert_eq!(moves, top);
         let (wbest, wmoves, _) = w.best_moves(&p).unwrap();
         assert_eq!(wbest, best.signum());
-        let wtop: Vec<_> = scores.iter().filter(|m| m.score.signum() == best.signum()).map(|m| m.mv).collect();
+        let wtop: Vec<_> = scores
+            .iter()
+            .filter(|m| m.score.signum() == best.signum())
+            .map(|m| m.mv)
+            .collect();
         let mut wtop = wtop;
         wtop.sort();
         assert_eq!(wmoves, wtop);

@@ -84,7 +84,11 @@ impl TranspositionTable {
             BuildHasherDefault::<BucketHasher>::default(),
             shards,
         );
-        TranspositionTable { map, buckets, generation: AtomicU8::new(1) }
+        TranspositionTable {
+            map,
+            buckets,
+            generation: AtomicU8::new(1),
+        }
     }
 
     /// Number of buckets (two entries each).
@@ -110,7 +114,16 @@ impl TranspositionTable {
     /// Records the result of a search of `board` with window (`alpha`, `beta`) that returned
     /// `score` (fail-soft) with best move `best`.
     #[inline]
-    pub fn store(&self, board: &Board, hash: u64, empties: u32, alpha: i32, beta: i32, score: i32, best: u8) {
+    pub fn store(
+        &self,
+        board: &Board,
+        hash: u64,
+        empties: u32,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        best: u8,
+    ) {
         let (lower, upper) = if score <= alpha {
             (-64, score)
         } else if score >= beta {
@@ -159,13 +172,19 @@ impl TranspositionTable {
 
     /// Starts a new generation: entries from earlier searches become the first to be replaced.
     pub fn new_generation(&self) {
-        let g = self.generation.load(Ordering::Relaxed).wrapping_add(1).max(1);
+        let g = self
+            .generation
+            .load(Ordering::Relaxed)
+            .wrapping_add(1)
+            .max(1);
         self.generation.store(g, Ordering::Relaxed);
     }
 
     /// Forgets everything (keeps the allocation).
     pub fn clear(&self) {
-        self.map.iter_mut().for_each(|mut e| *e.value_mut() = Bucket::default());
+        self.map
+            .iter_mut()
+            .for_each(|mut e| *e.value_mut() = Bucket::default());
     }
 
     /// Number of buckets in use.
@@ -196,6 +215,12 @@ impl ShallowTable {
         ShallowTable { slots, mask: n - 1 }
     }
 
+    /// Starts loading the slot of `hash` into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, hash: u64) {
+        crate::board::prefetch(&self.slots[hash as usize & self.mask]);
+    }
+
     /// (lower, upper, best move) stored for `board`.
     #[inline(always)]
     pub fn probe(&self, board: &Board, hash: u64) -> Option<(i32, i32, u8)> {
@@ -207,7 +232,11 @@ impl ShallowTable {
         {
             return None;
         }
-        Some(((data as u8 as i8) as i32, ((data >> 8) as u8 as i8) as i32, (data >> 16) as u8))
+        Some((
+            (data as u8 as i8) as i32,
+            ((data >> 8) as u8 as i8) as i32,
+            (data >> 16) as u8,
+        ))
     }
 
     /// Records a fail-soft search result of `board` with window (`alpha`, `beta`).
@@ -220,7 +249,10 @@ impl ShallowTable {
         } else {
             (score, score)
         };
-        let data = (lower as i8 as u8 as u64) | ((upper as i8 as u8 as u64) << 8) | ((best as u64) << 16) | (1 << 24);
+        let data = (lower as i8 as u8 as u64)
+            | ((upper as i8 as u8 as u64) << 8)
+            | ((best as u64) << 16)
+            | (1 << 24);
         let slot = &self.slots[hash as usize & self.mask];
         slot[0].store(board.player ^ data, Ordering::Relaxed);
         slot[1].store(board.opponent ^ data, Ordering::Relaxed);
@@ -235,6 +267,8 @@ impl ShallowTable {
     }
 }
 
+const NEAR_MAX: usize = 32 << 20;
+
 /// Both tables of a solver: the bounded `DashMap` for deep nodes and the lock-free one below it.
 pub struct Tables {
     /// Nodes with at least `TT_MIN` empties.
@@ -247,8 +281,11 @@ impl Tables {
     /// Tables within about `megabytes` MiB in all: an eighth (at most 32 MiB) for the near table.
     pub fn new(megabytes: usize) -> Tables {
         let near_bytes = (megabytes << 20) / 8;
-        let near_bytes = near_bytes.min(32 << 20);
-        Tables { deep: TranspositionTable::new(megabytes.saturating_sub(near_bytes >> 20)), near: ShallowTable::new(near_bytes) }
+        let near_bytes = near_bytes.min(NEAR_MAX);
+        Tables {
+            deep: TranspositionTable::new(megabytes.saturating_sub(near_bytes >> 20)),
+            near: ShallowTable::new(near_bytes),
+        }
     }
 
     /// Forgets everything.
@@ -283,7 +320,10 @@ mod tests {
         let mut boards = Vec::new();
         for _ in 0..100_000 {
             let (p, o) = rng.board();
-            let b = Board { player: p, opponent: o };
+            let b = Board {
+                player: p,
+                opponent: o,
+            };
             // Force collisions: every board uses the same hash.
             tt.store(&b, 12345, 20, 0, 1, 5, 3);
             boards.push(b);
@@ -303,7 +343,10 @@ mod tests {
         let mut rng = crate::board::tests::Rng(4);
         for _ in 0..200_000 {
             let (p, o) = rng.board();
-            let b = Board { player: p, opponent: o };
+            let b = Board {
+                player: p,
+                opponent: o,
+            };
             tt.store(&b, b.hash(), 20, 0, 1, 5, 3);
         }
         assert!(tt.len() as u64 <= tt.buckets());

@@ -1,0 +1,499 @@
+//! The benchmark driver behind `osolve bench`: standard suites (FFO #40-#49, #40-#59, #1-#19,
+//! built into the library from `positions/`) or a user's file of positions, solved one by one
+//! with a [`Solver`], optionally several times, giving per-position nodes, median times and a
+//! verdict against the scores the suite expects.
+//!
+//! It never prints and never knows about terminals: progress is reported through a callback and
+//! the results come back as a [`BenchReport`] for `report::bench` to format.
+
+use crate::board::Position;
+use crate::notation::{self, ParseError, PositionReader, Source};
+use crate::search::{BestMove, Solver, Stopped};
+use std::io::BufRead;
+use std::path::Path;
+use std::time::Duration;
+
+/// FFO #40-#59, one position per line, in order.
+const FFO_40_59: &str = include_str!("../positions/ffo-40-59.obf");
+/// FFO #1-#19, one position per line, in order.
+const FFO_1_19: &str = include_str!("../positions/ffo-1-19.obf");
+
+/// The suite `osolve bench` runs when none is named.
+pub const DEFAULT_SUITE: &str = "ffo40-49";
+
+/// Names of the built-in suites, as `--suite` takes them.
+pub const BUILTIN_SUITES: [&str; 3] = ["ffo40-49", "ffo40-59", "ffo1-19"];
+
+/// A failure to load a suite.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A line of the suite is not a position (or the file cannot be read).
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// The suite holds no position at all.
+    #[error("{name}: no positions to benchmark")]
+    Empty {
+        /// The suite's name or file.
+        name: String,
+    },
+}
+
+/// One position of a suite.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchPosition {
+    /// The number the position is known by: its FFO number in a built-in suite, its line number
+    /// in a file.
+    pub number: usize,
+    /// The position to solve.
+    pub position: Position,
+    /// The score the suite expects: the best of the annotated move scores (or the annotated
+    /// score of a finished game); `None` when the line has no annotation.
+    pub expected: Option<i32>,
+    /// Where the position came from.
+    pub source: Source,
+}
+
+/// A list of positions to benchmark.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suite {
+    /// The suite's name (`ffo40-49`) or the file it was read from.
+    pub name: String,
+    /// The positions, in the order they are solved.
+    pub positions: Vec<BenchPosition>,
+}
+
+impl Suite {
+    /// A built-in suite by name (see [`BUILTIN_SUITES`]), or `None` for an unknown name.
+    pub fn builtin(name: &str) -> Option<Suite> {
+        let (text, first, count) = match name {
+            "ffo40-49" => (FFO_40_59, 40, 10),
+            "ffo40-59" => (FFO_40_59, 40, 20),
+            "ffo1-19" => (FFO_1_19, 1, 19),
+            _ => return None,
+        };
+        let mut suite =
+            Suite::from_reader(text.as_bytes(), name).expect("the built-in suites are valid OBF");
+        suite.positions.truncate(count);
+        // Line k of a suite file is position first + k - 1 (positions/README.md).
+        for p in &mut suite.positions {
+            p.number = first + p.source.line - 1;
+        }
+        Some(suite)
+    }
+
+    /// A built-in suite when `spec` names one, else the file at path `spec`.
+    pub fn load(spec: &str) -> Result<Suite, BenchError> {
+        match Suite::builtin(spec) {
+            Some(suite) => Ok(suite),
+            None => Suite::from_path(spec),
+        }
+    }
+
+    /// The positions of a file (any notation `notation` reads, one per line); each is numbered
+    /// by its line.
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Suite, BenchError> {
+        let reader = notation::open_path(path)?;
+        let name = reader.name().to_string();
+        Suite::from_positions(reader, name)
+    }
+
+    /// The positions of `reader`, named `name`; each is numbered by its line.
+    pub fn from_reader<R: BufRead>(reader: R, name: &str) -> Result<Suite, BenchError> {
+        Suite::from_positions(PositionReader::new(reader, name), name.to_string())
+    }
+
+    fn from_positions<R: BufRead>(
+        reader: PositionReader<R>,
+        name: String,
+    ) -> Result<Suite, BenchError> {
+        let mut positions = Vec::new();
+        for item in reader {
+            let parsed = item?;
+            let expected = parsed
+                .expected
+                .iter()
+                .map(|&(_, score)| score)
+                .max()
+                .or(parsed.final_score);
+            positions.push(BenchPosition {
+                number: parsed.source.line,
+                position: parsed.position,
+                expected,
+                source: parsed.source,
+            });
+        }
+        if positions.is_empty() {
+            return Err(BenchError::Empty { name });
+        }
+        Ok(Suite { name, positions })
+    }
+}
+
+/// How to run a suite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Times the whole suite is solved (at least 1); each position reports its median time.
+    pub repeat: usize,
+    /// Keep the transposition table between positions instead of clearing it, so later
+    /// positions (and later repeats) may reuse earlier results.
+    pub keep_hash: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            repeat: 1,
+            keep_hash: false,
+        }
+    }
+}
+
+/// How a found score compares with the suite's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The expected score was found (in every repeat).
+    Correct,
+    /// Another score was found, or the repeats disagreed.
+    Wrong,
+    /// The suite gives no score for this position.
+    Unchecked,
+}
+
+/// The result of one position over all its repeats.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The position's number (see [`BenchPosition::number`]).
+    pub number: usize,
+    /// Empty squares.
+    pub empties: u32,
+    /// The score the suite expects, if it says.
+    pub expected: Option<i32>,
+    /// The score found by the first solve.
+    pub score: i32,
+    /// Whether every repeat found the same score as the first.
+    pub consistent: bool,
+    /// The best move found by the first solve.
+    pub best_move: BestMove,
+    /// Nodes searched by the first solve (later repeats may differ with several threads).
+    pub nodes: u64,
+    /// The median of the solve times.
+    pub time: Duration,
+    /// Every solve time, in the order of the repeats.
+    pub times: Vec<Duration>,
+    /// Where the position came from.
+    pub source: Source,
+}
+
+impl Row {
+    /// Whether the score found is the one expected.
+    pub fn verdict(&self) -> Verdict {
+        match self.expected {
+            None => Verdict::Unchecked,
+            Some(e) if e == self.score && self.consistent => Verdict::Correct,
+            Some(_) => Verdict::Wrong,
+        }
+    }
+
+    /// Nodes per second of the median solve (nodes of the first solve over the median time).
+    pub fn nps(&self) -> f64 {
+        nps(self.nodes, self.time)
+    }
+}
+
+/// Nodes per second; 0 for a zero duration.
+pub fn nps(nodes: u64, time: Duration) -> f64 {
+    let seconds = time.as_secs_f64();
+    if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+/// The median of `times` (the mean of the middle two for an even count); zero when empty.
+pub fn median(times: &[Duration]) -> Duration {
+    let mut sorted = times.to_vec();
+    sorted.sort_unstable();
+    let n = sorted.len();
+    match n {
+        0 => Duration::ZERO,
+        _ if n % 2 == 1 => sorted[n / 2],
+        _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
+    }
+}
+
+/// The results of a suite run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchReport {
+    /// The suite's name or file.
+    pub suite: String,
+    /// Positions in the suite (more than `rows` when the run was interrupted).
+    pub suite_len: usize,
+    /// One row per position solved at least once, in suite order.
+    pub rows: Vec<Row>,
+    /// Repeats asked for.
+    pub repeat: usize,
+    /// Whether the table was kept between positions.
+    pub keep_hash: bool,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// True when a stop request ended the run early.
+    pub interrupted: bool,
+}
+
+impl BenchReport {
+    /// Nodes of all rows.
+    pub fn total_nodes(&self) -> u64 {
+        self.rows.iter().map(|r| r.nodes).sum()
+    }
+
+    /// The sum of the rows' median times.
+    pub fn total_time(&self) -> Duration {
+        self.rows.iter().map(|r| r.time).sum()
+    }
+
+    /// Overall nodes per second: total nodes over total time.
+    pub fn nps(&self) -> f64 {
+        nps(self.total_nodes(), self.total_time())
+    }
+
+    /// The rows whose score is wrong.
+    pub fn wrong(&self) -> Vec<&Row> {
+        self.rows
+            .iter()
+            .filter(|r| r.verdict() == Verdict::Wrong)
+            .collect()
+    }
+
+    /// Rows the suite gives no score for.
+    pub fn unchecked(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.verdict() == Verdict::Unchecked)
+            .count()
+    }
+
+    /// True when no row is wrong.
+    pub fn all_correct(&self) -> bool {
+        self.rows.iter().all(|r| r.verdict() != Verdict::Wrong)
+    }
+}
+
+/// What a run reports while it goes.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// A solve starts: repeat `run` (0-based) of the position at `index` in the suite.
+    Start {
+        /// 0-based repeat.
+        run: usize,
+        /// Index in the suite.
+        index: usize,
+        /// The position.
+        position: &'a BenchPosition,
+    },
+    /// A row is final (its last repeat is done). Rows come in suite order.
+    Row(&'a Row),
+}
+
+/// Solves every position of `suite` `options.repeat` times (the whole suite once, then again),
+/// clearing the solver's table before each position unless `options.keep_hash`, and calls
+/// `on_event` before each solve and when a row is final. A stop request (see
+/// [`Solver::stop_handle`]) ends the run: the report then holds the positions solved at least
+/// once, with the median of the times measured so far, and `interrupted` set.
+pub fn run(
+    solver: &mut Solver,
+    suite: &Suite,
+    options: &RunOptions,
+    mut on_event: impl FnMut(Event<'_>),
+) -> BenchReport {
+    let repeat = options.repeat.max(1);
+    let mut rows: Vec<Row> = Vec::with_capacity(suite.positions.len());
+    let mut interrupted = false;
+    'runs: for run in 0..repeat {
+        for (index, entry) in suite.positions.iter().enumerate() {
+            on_event(Event::Start {
+                run,
+                index,
+                position: entry,
+            });
+            if !options.keep_hash {
+                solver.clear();
+            }
+            let solution = match solver.solve(&entry.position) {
+                Ok(solution) => solution,
+                Err(Stopped) => {
+                    interrupted = true;
+                    break 'runs;
+                }
+            };
+            if run == 0 {
+                rows.push(Row {
+                    number: entry.number,
+                    empties: entry.position.board.empties(),
+                    expected: entry.expected,
+                    score: solution.score,
+                    consistent: true,
+                    best_move: solution.best_move,
+                    nodes: solution.nodes,
+                    time: solution.time,
+                    times: vec![solution.time],
+                    source: entry.source.clone(),
+                });
+            } else {
+                let row = &mut rows[index];
+                row.consistent &= row.score == solution.score;
+                row.times.push(solution.time);
+            }
+            if run + 1 == repeat {
+                let row = &mut rows[index];
+                row.time = median(&row.times);
+                on_event(Event::Row(row));
+            }
+        }
+    }
+    if interrupted {
+        // Rows cut short by the stop still report the median of the solves they had.
+        for row in &mut rows {
+            row.time = median(&row.times);
+        }
+    }
+    BenchReport {
+        suite: suite.name.clone(),
+        suite_len: suite.positions.len(),
+        rows,
+        repeat,
+        keep_hash: options.keep_hash,
+        threads: solver.threads(),
+        hash_mb: solver.options().hash_mb,
+        interrupted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SolveOptions;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(&[]), Duration::ZERO);
+        assert_eq!(median(&[ms(7)]), ms(7));
+        assert_eq!(median(&[ms(9), ms(1), ms(5)]), ms(5));
+        assert_eq!(median(&[ms(4), ms(1), ms(10), ms(2)]), ms(3));
+    }
+
+    #[test]
+    fn builtin_suites_are_numbered_from_their_first_position() {
+        let s = Suite::builtin("ffo40-49").unwrap();
+        assert_eq!(s.positions.len(), 10);
+        assert_eq!(s.positions[0].number, 40);
+        assert_eq!(s.positions[0].position.board.empties(), 20);
+        assert_eq!(s.positions[0].expected, Some(38));
+        assert_eq!(s.positions[9].number, 49);
+        assert_eq!(s.positions[9].expected, Some(16));
+        let s = Suite::builtin("ffo40-59").unwrap();
+        assert_eq!(s.positions.len(), 20);
+        assert_eq!(s.positions[19].number, 59);
+        assert_eq!(s.positions[19].position.board.empties(), 34);
+        let s = Suite::builtin("ffo1-19").unwrap();
+        assert_eq!(s.positions.len(), 19);
+        assert_eq!(
+            (s.positions[0].number, s.positions[0].expected),
+            (1, Some(18))
+        );
+        assert_eq!(s.positions[18].number, 19);
+        for name in BUILTIN_SUITES {
+            let s = Suite::builtin(name).unwrap();
+            assert!(s.positions.iter().all(|p| p.expected.is_some()), "{name}");
+        }
+        assert!(Suite::builtin("ffo60-79").is_none());
+    }
+
+    #[test]
+    fn files_are_numbered_by_line_and_take_the_best_score() {
+        let text = "# two positions\n\
+            ---------------------------OX------XO--------------------------- X; F5:-2; D3:+0;\n\
+            \n\
+            f5d6\n";
+        let s = Suite::from_reader(text.as_bytes(), "t.obf").unwrap();
+        assert_eq!(s.positions.len(), 2);
+        assert_eq!(
+            (s.positions[0].number, s.positions[0].expected),
+            (2, Some(0))
+        );
+        assert_eq!((s.positions[1].number, s.positions[1].expected), (4, None));
+        assert!(matches!(
+            Suite::from_reader("# nothing\n".as_bytes(), "e"),
+            Err(BenchError::Empty { .. })
+        ));
+        let e = Suite::from_reader("f5\nzz\n".as_bytes(), "bad.obf").unwrap_err();
+        assert!(e.to_string().starts_with("bad.obf:2"), "{e}");
+    }
+
+    #[test]
+    fn runs_repeat_and_judge() {
+        // FFO #1 after the first moves of its line is small enough for a unit test.
+        let text = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\n\
+            --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+20;\n\
+            --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X;\n";
+        let suite = Suite::from_reader(text.as_bytes(), "t").unwrap();
+        let mut solver = Solver::new(SolveOptions {
+            threads: 1,
+            hash_mb: 4,
+            wld: false,
+        })
+        .unwrap();
+        let mut starts = 0;
+        let mut rows = Vec::new();
+        let options = RunOptions {
+            repeat: 3,
+            keep_hash: false,
+        };
+        let report = run(&mut solver, &suite, &options, |e| match e {
+            Event::Start { .. } => starts += 1,
+            Event::Row(r) => rows.push(r.number),
+        });
+        assert_eq!(starts, 9);
+        assert_eq!(rows, vec![1, 2, 3]);
+        assert!(!report.interrupted);
+        assert_eq!(report.rows.len(), 3);
+        let verdicts: Vec<_> = report.rows.iter().map(Row::verdict).collect();
+        assert_eq!(
+            verdicts,
+            vec![Verdict::Correct, Verdict::Wrong, Verdict::Unchecked]
+        );
+        assert!(report
+            .rows
+            .iter()
+            .all(|r| r.times.len() == 3 && r.score == 18));
+        assert_eq!(report.rows[0].time, median(&report.rows[0].times));
+        // Cleared tables: the same position costs the same nodes every time.
+        assert_eq!(report.rows[0].nodes, report.rows[2].nodes);
+        assert_eq!(report.wrong().len(), 1);
+        assert_eq!(report.unchecked(), 1);
+        assert!(!report.all_correct());
+        assert_eq!(report.total_nodes(), 3 * report.rows[0].nodes);
+    }
+
+    #[test]
+    fn a_stopped_solver_ends_the_run() {
+        let suite = Suite::builtin("ffo1-19").unwrap();
+        let mut solver = Solver::new(SolveOptions {
+            threads: 1,
+            hash_mb: 4,
+            wld: false,
+        })
+        .unwrap();
+        solver.stop_handle().stop();
+        let report = run(&mut solver, &suite, &RunOptions::default(), |_| {});
+        assert!(report.interrupted);
+        assert!(report.rows.is_empty());
+        assert_eq!(report.suite_len, 19);
+    }
+}

@@ -1,0 +1,590 @@
+//! The formats of `osolve analyze`: an [`Analysis`] as an OBF line (Edax's, so files
+//! interoperate), a JSON line or CSV rows; the mismatch lines and verdict of `--check`; the
+//! progress line and the final summary; and, for `--resume`, reading back which positions an
+//! output already holds. Strings in, strings out: it never prints and never touches a file.
+
+use std::fmt;
+use std::io::BufRead;
+use std::path::Path;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::{format_count, format_mnps, format_seconds};
+use crate::analyze::{Analysis, Checked, Mismatch, Summary};
+use crate::board::Square;
+use crate::notation::{format_board, format_obf, format_obf_final};
+
+/// An output format of `osolve analyze`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One OBF line per position: `<board>; A2:+38; C7:+36;`.
+    Obf,
+    /// One JSON object per line and position.
+    Jsonl,
+    /// A header line, then one row per (position, move).
+    Csv,
+}
+
+impl Format {
+    /// The format an output file's extension names (`.obf`, `.jsonl` / `.json`, `.csv`).
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "obf" => Some(Format::Obf),
+            "jsonl" | "json" | "ndjson" => Some(Format::Jsonl),
+            "csv" => Some(Format::Csv),
+            _ => None,
+        }
+    }
+
+    /// The header written once at the top of a new output, with its newline (CSV only).
+    pub fn header(self) -> &'static str {
+        match self {
+            Format::Csv => CSV_HEADER,
+            Format::Obf | Format::Jsonl => "",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Obf => "obf",
+            Format::Jsonl => "jsonl",
+            Format::Csv => "csv",
+        })
+    }
+}
+
+/// The first line of a CSV output.
+pub const CSV_HEADER: &str = "source,position,empties,move,score,best_score,nodes,time_ms\n";
+
+/// A move as JSON and CSV write it: `a2`, or `--` for the pass.
+pub fn move_name(mv: Option<Square>) -> String {
+    mv.map_or_else(|| "--".to_string(), |square| square.to_string())
+}
+
+/// The text of one analysed position in `format`: whole lines, each ending with a newline.
+pub fn record(format: Format, analysis: &Analysis) -> String {
+    match format {
+        Format::Obf => obf_line(analysis) + "\n",
+        Format::Jsonl => json_line(analysis) + "\n",
+        Format::Csv => csv_rows(analysis),
+    }
+}
+
+/// The OBF line (no newline): `<64 cells> X; A2:+38; C7:+36;`, best first, upper-case squares,
+/// signed scores (`+0` for a draw); `PS:-12` for a forced pass; `<64 cells> X; +10;` for a
+/// finished game. With WLD the scores are -1, +0 and +1.
+pub fn obf_line(analysis: &Analysis) -> String {
+    if analysis.is_game_over() {
+        return format_obf_final(&analysis.position, analysis.best_score);
+    }
+    let scores: Vec<_> = analysis.moves.iter().map(|m| (m.mv, m.score)).collect();
+    format_obf(&analysis.position, &scores)
+}
+
+/// One move of a JSON record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsonMove {
+    /// `a2`, or `--` for the pass.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Score for the side to move after it.
+    pub score: i32,
+}
+
+/// A JSON line of `osolve analyze`, field by field (it also reads one back).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JsonRecord {
+    /// `file:line`.
+    pub source: String,
+    /// The board string, `<64 cells> X`.
+    pub position: String,
+    /// Empty squares.
+    pub empties: u32,
+    /// Scored moves, best first.
+    pub moves: Vec<JsonMove>,
+    /// The best score (a finished game's final score).
+    pub best_score: i32,
+    /// The moves reaching it, in square order.
+    pub best_moves: Vec<String>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Milliseconds spent, to the microsecond.
+    pub time_ms: f64,
+}
+
+fn milliseconds(time: Duration) -> f64 {
+    (time.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// The JSON line (no newline): `{"source":"file:line","position":"...","empties":22,
+/// "moves":[{"move":"a2","score":38},...],"best_score":38,"best_moves":["a2"],"nodes":123,
+/// "time_ms":4.5}`.
+pub fn json_line(analysis: &Analysis) -> String {
+    let record = JsonRecord {
+        source: analysis.source.to_string(),
+        position: format_board(&analysis.position),
+        empties: analysis.position.board.empties(),
+        moves: analysis
+            .moves
+            .iter()
+            .map(|m| JsonMove {
+                mv: move_name(m.mv),
+                score: m.score,
+            })
+            .collect(),
+        best_score: analysis.best_score,
+        best_moves: analysis
+            .best_moves
+            .iter()
+            .map(|&mv| move_name(mv))
+            .collect(),
+        nodes: analysis.nodes,
+        time_ms: milliseconds(analysis.time),
+    };
+    serde_json::to_string(&record).expect("a record of strings and numbers serializes")
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// The CSV rows of a position, each with its newline: one per scored move, best first, with
+/// the position's best score, nodes and time repeated; a finished game has one row with the
+/// move and score left empty.
+pub fn csv_rows(analysis: &Analysis) -> String {
+    let lead = format!(
+        "{},{},{}",
+        csv_field(&analysis.source.to_string()),
+        format_board(&analysis.position),
+        analysis.position.board.empties()
+    );
+    let tail = format!(
+        "{},{},{}",
+        analysis.best_score,
+        analysis.nodes,
+        milliseconds(analysis.time)
+    );
+    if analysis.moves.is_empty() {
+        return format!("{lead},,,{tail}\n");
+    }
+    analysis
+        .moves
+        .iter()
+        .map(|m| format!("{lead},{},{},{tail}\n", move_name(m.mv), m.score))
+        .collect()
+}
+
+/// The fields of one CSV line (quotes removed); `None` when a quote is not closed.
+pub fn csv_fields(line: &str) -> Option<Vec<String>> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut chars = line.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') if field.is_empty() => quoted = true,
+            (false, ',') => fields.push(std::mem::take(&mut field)),
+            (false, c) => field.push(c),
+        }
+    }
+    if quoted {
+        return None;
+    }
+    fields.push(field);
+    Some(fields)
+}
+
+/// A mismatch found by `--check`, without a newline:
+/// `ffo.obf:3: B2: expected +4, found +0`, `...: best score: expected ...`, or
+/// `...: A1: expected +2, found no such legal move`.
+pub fn mismatch_line(analysis: &Analysis, mismatch: &Mismatch) -> String {
+    let what = match mismatch.what {
+        Checked::Move(mv) => mv.map_or_else(|| "PS".to_string(), Square::upper),
+        Checked::Best => "best score".to_string(),
+    };
+    let found = mismatch.found.map_or_else(
+        || "no such legal move".to_string(),
+        |score| format!("{score:+}"),
+    );
+    format!(
+        "{}: {what}: expected {:+}, found {found}",
+        analysis.source, mismatch.expected
+    )
+}
+
+/// The verdict of `--check`: `checked 20 positions: 20 correct, 0 wrong`.
+pub fn check_verdict(summary: &Summary) -> String {
+    format!(
+        "checked {} position{}: {} correct, {} wrong",
+        summary.checked,
+        plural(summary.checked),
+        summary.correct,
+        summary.wrong
+    )
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The end-of-run summary, one line each, every line with its newline: positions, moves scored,
+/// nodes, time and speed; then, when they apply, resumed positions, skipped lines and the
+/// check verdict.
+pub fn summary(summary: &Summary, check: bool) -> String {
+    let mut text = format!(
+        "analysed {} position{}, {} move{} scored, {} nodes in {} ({})\n",
+        summary.positions,
+        plural(summary.positions),
+        summary.moves,
+        plural(summary.moves),
+        format_count(summary.nodes),
+        format_seconds(summary.time.as_secs_f64()),
+        format_mnps(summary.nps()),
+    );
+    if summary.resumed > 0 {
+        text.push_str(&format!(
+            "resumed after {} position{} already in the output\n",
+            summary.resumed,
+            plural(summary.resumed)
+        ));
+    }
+    if summary.bad_lines > 0 {
+        let what = if summary.stopped_at_bad_line {
+            "stopped at a bad line (--strict)".to_string()
+        } else {
+            format!(
+                "skipped {} bad line{}",
+                summary.bad_lines,
+                plural(summary.bad_lines)
+            )
+        };
+        text.push_str(&what);
+        text.push('\n');
+    }
+    if check {
+        text.push_str(&check_verdict(summary));
+        text.push('\n');
+        if summary.unchecked > 0 {
+            text.push_str(&format!(
+                "{} position{} carried no expected score\n",
+                summary.unchecked,
+                plural(summary.unchecked)
+            ));
+        }
+    }
+    text
+}
+
+/// A duration as people read it: `42 s`, `3m 05s`, `2h 07m`.
+pub fn format_duration(time: Duration) -> String {
+    let seconds = time.as_secs();
+    match seconds {
+        0..=59 => format!("{seconds} s"),
+        60..=3599 => format!("{}m {:02}s", seconds / 60, seconds % 60),
+        _ => format!("{}h {:02}m", seconds / 3600, seconds / 60 % 60),
+    }
+}
+
+/// The plain progress line written every few seconds without a terminal (no newline):
+/// `progress: 120/1000 positions (12%), 1.52G nodes, 15.3 Mn/s, 1m 05s elapsed, ETA 7m 56s`.
+pub fn progress_line(done: usize, total: Option<usize>, nodes: u64, elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let nps = if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    };
+    let count = match total {
+        Some(total) if total > 0 => {
+            format!("{done}/{total} positions ({}%)", done * 100 / total)
+        }
+        Some(total) => format!("{done}/{total} positions"),
+        None => format!("{done} positions"),
+    };
+    let mut line = format!(
+        "progress: {count}, {} nodes, {}, {} elapsed",
+        format_count(nodes),
+        format_mnps(nps),
+        format_duration(elapsed)
+    );
+    if let Some(total) = total {
+        if done > 0 && done < total {
+            let left = elapsed.mul_f64((total - done) as f64 / done as f64);
+            line.push_str(&format!(", ETA {}", format_duration(left)));
+        }
+    }
+    line
+}
+
+/// What an existing output holds, for `--resume`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The [`fingerprint`] of the board string of every whole position record, in order (8
+    /// bytes a position however long the output).
+    pub boards: Vec<u64>,
+    /// Bytes to keep: the whole records (and the CSV header). Anything after it is a record cut
+    /// short by an interruption, to be written again.
+    pub keep: u64,
+    /// Whether the kept bytes already hold the header.
+    pub has_header: bool,
+}
+
+/// A 64-bit fingerprint of a board string (FNV-1a), to compare a resumed output's positions
+/// with the input's without keeping the strings.
+pub fn fingerprint(board: &str) -> u64 {
+    board.bytes().fold(0xCBF2_9CE4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01B3)
+    })
+}
+
+/// Reads back, as a stream, the positions an output in `format` already holds. A last line
+/// without its newline is not counted (it was cut short); with CSV, whose positions take
+/// several rows, the last position is not counted either (its rows may be incomplete). An
+/// error says which line is not a record of this format, or what could not be read.
+pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, String> {
+    let mut boards = Vec::new();
+    let mut offset = 0u64;
+    let mut keep = 0u64;
+    let mut has_header = format.header().is_empty();
+    // CSV: the key (source and position) of the last group of rows.
+    let mut group: Option<String> = None;
+    let mut line = Vec::new();
+    for number in 1.. {
+        line.clear();
+        let read = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| format!("cannot read line {number}: {e}"))?;
+        let start = offset;
+        offset += read as u64;
+        if line.pop() != Some(b'\n') {
+            break;
+        }
+        let text =
+            std::str::from_utf8(&line).map_err(|_| format!("line {number} is not UTF-8 text"))?;
+        let not_a_record = || format!("line {number} is not an analysis record in {format}");
+        match format {
+            Format::Obf => {
+                let board = text
+                    .get(..66)
+                    .filter(|_| text[66..].starts_with(';'))
+                    .ok_or_else(not_a_record)?;
+                boards.push(fingerprint(board));
+                keep = offset;
+            }
+            Format::Jsonl => {
+                let record: JsonRecord =
+                    serde_json::from_str(text).map_err(|e| format!("{}: {e}", not_a_record()))?;
+                boards.push(fingerprint(&record.position));
+                keep = offset;
+            }
+            Format::Csv if number == 1 => {
+                if text != CSV_HEADER.trim_end() {
+                    return Err(format!(
+                        "line 1 is not the CSV header {:?}",
+                        CSV_HEADER.trim_end()
+                    ));
+                }
+                has_header = true;
+                keep = offset;
+            }
+            Format::Csv => {
+                let fields = csv_fields(text)
+                    .filter(|f| f.len() == 8)
+                    .ok_or_else(not_a_record)?;
+                let key = format!("{}\n{}", fields[0], fields[1]);
+                if group.as_ref() != Some(&key) {
+                    // A new position: the one before it is whole.
+                    if group.is_some() {
+                        keep = start;
+                    }
+                    boards.push(fingerprint(&fields[1]));
+                    group = Some(key);
+                }
+            }
+        }
+    }
+    if format == Format::Csv && group.is_some() {
+        // The last group may be cut short: it is not counted, and written again.
+        boards.pop();
+    }
+    Ok(Written {
+        boards,
+        keep,
+        has_header,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::notation::{parse_position, Source};
+    use crate::search::MoveScore;
+
+    fn sq(name: &str) -> Option<Square> {
+        Some(name.parse().unwrap())
+    }
+
+    fn analysis(position: Position, moves: &[(Option<Square>, i32)]) -> Analysis {
+        let moves: Vec<MoveScore> = moves
+            .iter()
+            .map(|&(mv, score)| MoveScore { mv, score })
+            .collect();
+        let best_score = moves.first().map_or(0, |m| m.score);
+        let mut best_moves: Vec<_> = moves
+            .iter()
+            .filter(|m| m.score == best_score)
+            .map(|m| m.mv)
+            .collect();
+        best_moves.sort();
+        Analysis {
+            index: 0,
+            source: Source::new("in, \"odd\".obf", 7),
+            position,
+            moves,
+            best_score,
+            best_moves,
+            nodes: 123,
+            time: Duration::from_micros(4500),
+            check: None,
+        }
+    }
+
+    const START: &str = "---------------------------OX------XO--------------------------- X";
+
+    #[test]
+    fn the_three_formats() {
+        let a = analysis(
+            Position::start(),
+            &[(sq("d3"), 0), (sq("c4"), 0), (sq("f5"), 0), (sq("e6"), 0)],
+        );
+        assert_eq!(
+            obf_line(&a),
+            format!("{START}; D3:+0; C4:+0; F5:+0; E6:+0;")
+        );
+        assert_eq!(
+            json_line(&a),
+            format!(
+                "{{\"source\":\"in, \\\"odd\\\".obf:7\",\"position\":\"{START}\",\"empties\":60,\
+                 \"moves\":[{{\"move\":\"d3\",\"score\":0}},{{\"move\":\"c4\",\"score\":0}},\
+                 {{\"move\":\"f5\",\"score\":0}},{{\"move\":\"e6\",\"score\":0}}],\"best_score\":0,\
+                 \"best_moves\":[\"d3\",\"c4\",\"f5\",\"e6\"],\"nodes\":123,\"time_ms\":4.5}}"
+            )
+        );
+        let rows = csv_rows(&a);
+        assert_eq!(rows.lines().count(), 4);
+        let first = rows.lines().next().unwrap();
+        assert_eq!(
+            first,
+            format!("\"in, \"\"odd\"\".obf:7\",{START},60,d3,0,0,123,4.5")
+        );
+        let fields = csv_fields(first).unwrap();
+        assert_eq!(fields[0], "in, \"odd\".obf:7");
+        assert_eq!(fields.len(), CSV_HEADER.split(',').count());
+    }
+
+    #[test]
+    fn passes_and_finished_games() {
+        let pass = Position::from_colors(0b011, 0b100, crate::board::Color::White).unwrap();
+        let a = analysis(pass, &[(None, -12)]);
+        assert!(obf_line(&a).ends_with(" O; PS:-12;"));
+        assert!(json_line(&a).contains("\"moves\":[{\"move\":\"--\",\"score\":-12}]"));
+        let over = Position::from_colors(!1, 0, crate::board::Color::White).unwrap();
+        let mut a = analysis(over, &[]);
+        a.best_score = -64;
+        assert!(obf_line(&a).ends_with(" O; -64;"));
+        assert!(csv_rows(&a).ends_with(",1,,,-64,123,4.5\n"));
+        assert!(json_line(&a).contains("\"moves\":[],\"best_score\":-64,\"best_moves\":[]"));
+    }
+
+    #[test]
+    fn mismatches_and_summary() {
+        let a = analysis(Position::start(), &[(sq("c4"), 0)]);
+        let m = Mismatch {
+            what: Checked::Move(sq("b2")),
+            expected: 4,
+            found: None,
+        };
+        assert_eq!(
+            mismatch_line(&a, &m),
+            "in, \"odd\".obf:7: B2: expected +4, found no such legal move"
+        );
+        let m = Mismatch {
+            what: Checked::Best,
+            expected: 2,
+            found: Some(0),
+        };
+        assert_eq!(
+            mismatch_line(&a, &m),
+            "in, \"odd\".obf:7: best score: expected +2, found +0"
+        );
+        let s = Summary {
+            positions: 20,
+            checked: 20,
+            correct: 19,
+            wrong: 1,
+            moves: 150,
+            ..Summary::default()
+        };
+        assert!(summary(&s, true).ends_with("checked 20 positions: 19 correct, 1 wrong\n"));
+        assert_eq!(format_duration(Duration::from_secs(65)), "1m 05s");
+        let line = progress_line(10, Some(40), 2_000_000, Duration::from_secs(10));
+        assert_eq!(
+            line,
+            "progress: 10/40 positions (25%), 2.00M nodes, 0.2 Mn/s, 10 s elapsed, ETA 30 s"
+        );
+    }
+
+    #[test]
+    fn written_outputs_read_back() {
+        let a = analysis(Position::start(), &[(sq("d3"), 0), (sq("c4"), 0)]);
+        let mut b = a.clone();
+        b.position = parse_position("f5").unwrap().position;
+        b.source.line = 8;
+        for format in [Format::Obf, Format::Jsonl, Format::Csv] {
+            let whole = format!(
+                "{}{}{}",
+                format.header(),
+                record(format, &a),
+                record(format, &b)
+            );
+            let cut = &whole[..whole.len() - 5];
+            let w = written(format, cut.as_bytes()).unwrap();
+            assert_eq!(w.boards, [fingerprint(START)], "{format}");
+            let first = (format.header().len() + record(format, &a).len()) as u64;
+            assert_eq!(w.keep, first, "{format}");
+            assert!(w.has_header);
+            let w = written(format, whole.as_bytes()).unwrap();
+            if format == Format::Csv {
+                assert_eq!((w.boards.len(), w.keep), (1, first));
+            } else {
+                assert_eq!((w.boards.len(), w.keep), (2, whole.len() as u64));
+            }
+        }
+        assert!(written(Format::Obf, &b"hello\n"[..])
+            .unwrap_err()
+            .contains("line 1"));
+        assert!(written(Format::Csv, &b"a,b\n"[..]).is_err());
+        let empty = written(Format::Csv, &b""[..]).unwrap();
+        assert_eq!((empty.keep, empty.has_header), (0, false));
+    }
+}

@@ -1,0 +1,320 @@
+//! The reports of `osolve solve`, one per solved position: for people, the source, the diagram
+//! and a result line (`score +38 (black 51 - white 13)  best a2  pv a2 b1 ...  nodes 21.3M ...`);
+//! for programs, one JSON object per line ([`SolveRecord`]). Scores are from the side to move's
+//! point of view with empty squares given to the winner; passes are written `--`. Knows nothing
+//! of files or terminals: the caller says whether Unicode discs may be drawn.
+
+use serde::{Deserialize, Serialize};
+
+use super::{diagram, format_count, format_mnps, format_seconds};
+use crate::board::{Color, Square};
+use crate::notation::{format_board, Source};
+use crate::search::{BestMove, Solution};
+
+/// How a pass is written in moves and principal variations.
+pub const PASS: &str = "--";
+
+/// Win, draw or loss for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The side to move wins.
+    Win,
+    /// Neither side wins.
+    Draw,
+    /// The side to move loses.
+    Loss,
+}
+
+impl Outcome {
+    /// The outcome of a score (or WLD sign) for the side to move.
+    pub fn of(score: i32) -> Outcome {
+        match score.signum() {
+            1 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        }
+    }
+
+    /// "win", "draw" or "loss".
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        }
+    }
+}
+
+/// Disc counts at the end of perfect play, empty squares given to the winner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FinalDiscs {
+    /// Black's discs.
+    pub black: u32,
+    /// White's discs.
+    pub white: u32,
+}
+
+/// One solved position, as `osolve solve --json` writes it on one line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolveRecord {
+    /// Where the position came from: `file:line`, `<position>:1`, `<stdin>:3`.
+    pub source: String,
+    /// The board string: 64 cells a1..h8 and the side to move (`X` or `O`).
+    pub position: String,
+    /// Empty squares.
+    pub empties: u32,
+    /// "black" or "white".
+    pub side_to_move: Color,
+    /// Final disc differential for the side to move under perfect play; with `wld` 1, 0 or -1.
+    pub score: i32,
+    /// Win, draw or loss for the side to move.
+    pub result: Outcome,
+    /// Whether only win/draw/loss was proven.
+    pub wld: bool,
+    /// The first move of perfect play: a square, `--` for a forced pass, `null` when the game is
+    /// over.
+    pub best_move: Option<String>,
+    /// Perfect play to the end of the game (passes as `--`); with `wld` just the best move (after
+    /// the pass when there is one).
+    pub pv: Vec<String>,
+    /// Disc counts at the end of perfect play; `null` with `wld`.
+    pub final_discs: Option<FinalDiscs>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall time of the search in milliseconds.
+    pub time_ms: f64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Search threads.
+    pub threads: usize,
+}
+
+impl SolveRecord {
+    /// The record of `solution`, the position found at `source`.
+    pub fn new(source: &Source, solution: &Solution) -> SolveRecord {
+        let position = &solution.position;
+        SolveRecord {
+            source: source.to_string(),
+            position: format_board(position),
+            empties: solution.empties(),
+            side_to_move: position.to_move,
+            score: solution.score,
+            result: Outcome::of(solution.score),
+            wld: solution.wld,
+            best_move: best_move_name(solution.best_move),
+            pv: solution.pv.iter().map(|&mv| move_name(mv)).collect(),
+            final_discs: solution
+                .final_discs()
+                .map(|(black, white)| FinalDiscs { black, white }),
+            nodes: solution.nodes,
+            // Microsecond precision is plenty and keeps the line short.
+            time_ms: (solution.time.as_secs_f64() * 1e6).round() / 1e3,
+            nps: solution.nps().round() as u64,
+            threads: solution.threads,
+        }
+    }
+}
+
+/// A move as reports write it: `a2`, or `--` for a pass.
+pub fn move_name(mv: Option<Square>) -> String {
+    mv.map_or_else(|| PASS.to_string(), |square| square.to_string())
+}
+
+/// The best move as reports write it: `a2`, `--` for a forced pass, `None` when the game is over.
+pub fn best_move_name(best: BestMove) -> Option<String> {
+    match best {
+        BestMove::Play(square) => Some(square.to_string()),
+        BestMove::Pass => Some(PASS.to_string()),
+        BestMove::GameOver => None,
+    }
+}
+
+/// The result line of a solution, without a newline:
+/// `score +38 (black 51 - white 13)  best a2  pv a2 b1 -- ...  nodes 21.3M  0.84 s  25.4 Mn/s`.
+/// With WLD the first part reads `result win (black wins)` / `result draw`; a finished game shows
+/// `game over` instead of a best move and a PV.
+pub fn result_line(solution: &Solution) -> String {
+    let mut line = match solution.final_discs() {
+        Some((black, white)) => {
+            format!("score {:+} (black {black} - white {white})", solution.score)
+        }
+        None => {
+            let outcome = Outcome::of(solution.score);
+            let mover = solution.position.to_move;
+            match outcome {
+                Outcome::Win => format!("result win ({} wins)", mover.name()),
+                Outcome::Loss => format!("result loss ({} wins)", mover.other().name()),
+                Outcome::Draw => "result draw".to_string(),
+            }
+        }
+    };
+    match best_move_name(solution.best_move) {
+        Some(best) => {
+            let pv: Vec<String> = solution.pv.iter().map(|&mv| move_name(mv)).collect();
+            line.push_str(&format!("  best {best}  pv {}", pv.join(" ")));
+        }
+        None => line.push_str("  game over"),
+    }
+    line.push_str(&format!(
+        "  nodes {}  {}  {}",
+        format_count(solution.nodes),
+        format_seconds(solution.time.as_secs_f64()),
+        format_mnps(solution.nps()),
+    ));
+    line
+}
+
+/// The full human report of one position: the source on a line of its own, the diagram (`●` `○`
+/// with `unicode`, else `X` `O`), the result line, then an empty line to separate it from the
+/// next report.
+pub fn human_report(source: &Source, solution: &Solution, unicode: bool) -> String {
+    format!(
+        "{source}\n{}{}\n\n",
+        diagram(&solution.position, unicode),
+        result_line(solution)
+    )
+}
+
+/// The one-line human report (`--quiet`): the source, two spaces, the result line, a newline.
+pub fn quiet_report(source: &Source, solution: &Solution) -> String {
+    format!("{source}  {}\n", result_line(solution))
+}
+
+/// The JSON report (`--json`): one [`SolveRecord`] object and a newline.
+pub fn json_report(source: &Source, solution: &Solution) -> String {
+    let mut line = serde_json::to_string(&SolveRecord::new(source, solution))
+        .expect("a record of strings and numbers always serialises");
+    line.push('\n');
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use std::time::Duration;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    /// FFO #40 as the solver reports it (score, best move and PV start as published).
+    fn ffo40(wld: bool) -> Solution {
+        let position = crate::notation::parse_position(
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+        )
+        .unwrap()
+        .position;
+        Solution {
+            position,
+            score: if wld { 1 } else { 38 },
+            wld,
+            best_move: BestMove::Play(sq("a2")),
+            pv: if wld {
+                vec![Some(sq("a2"))]
+            } else {
+                vec![Some(sq("a2")), Some(sq("b1")), None, Some(sq("c1"))]
+            },
+            nodes: 21_300_000,
+            time: Duration::from_millis(840),
+            threads: 2,
+        }
+    }
+
+    #[test]
+    fn result_lines() {
+        assert_eq!(
+            result_line(&ffo40(false)),
+            "score +38 (black 51 - white 13)  best a2  pv a2 b1 -- c1  nodes 21.3M  0.84 s  25.4 Mn/s"
+        );
+        assert_eq!(
+            result_line(&ffo40(true)),
+            "result win (black wins)  best a2  pv a2  nodes 21.3M  0.84 s  25.4 Mn/s"
+        );
+        let mut loss = ffo40(true);
+        loss.position = loss.position.pass();
+        loss.score = -1;
+        assert!(result_line(&loss).starts_with("result loss (black wins)  best a2"));
+        loss.score = 0;
+        assert!(result_line(&loss).starts_with("result draw  best a2"));
+    }
+
+    #[test]
+    fn finished_games_and_passes() {
+        let over = Solution {
+            position: Position::from_colors(!1, 0, Color::White).unwrap(),
+            score: -64,
+            wld: false,
+            best_move: BestMove::GameOver,
+            pv: Vec::new(),
+            nodes: 0,
+            time: Duration::ZERO,
+            threads: 1,
+        };
+        assert_eq!(
+            result_line(&over),
+            "score -64 (black 64 - white 0)  game over  nodes 0  0.00 s  0.0 Mn/s"
+        );
+        let record = SolveRecord::new(&Source::inline(), &over);
+        assert_eq!(record.best_move, None);
+        assert!(record.pv.is_empty());
+        assert_eq!(record.result, Outcome::Loss);
+        assert_eq!(best_move_name(BestMove::Pass).as_deref(), Some("--"));
+        assert_eq!(move_name(None), "--");
+    }
+
+    #[test]
+    fn json_has_the_documented_fields() {
+        let source = Source::new("positions/ffo-40.obf", 1);
+        let line = json_report(&source, &ffo40(false));
+        assert!(line.ends_with("}\n") && !line[..line.len() - 1].contains('\n'));
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["source"], "positions/ffo-40.obf:1");
+        assert_eq!(
+            value["position"],
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
+        );
+        assert_eq!(value["empties"], 20);
+        assert_eq!(value["side_to_move"], "black");
+        assert_eq!(value["score"], 38);
+        assert_eq!(value["result"], "win");
+        assert_eq!(value["wld"], false);
+        assert_eq!(value["best_move"], "a2");
+        assert_eq!(value["pv"], serde_json::json!(["a2", "b1", "--", "c1"]));
+        assert_eq!(
+            value["final_discs"],
+            serde_json::json!({"black": 51, "white": 13})
+        );
+        assert_eq!(value["nodes"], 21_300_000);
+        assert_eq!(value["time_ms"], 840.0);
+        assert_eq!(value["nps"], 25_357_143);
+        assert_eq!(value["threads"], 2);
+        let back: SolveRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, SolveRecord::new(&source, &ffo40(false)));
+
+        let wld: serde_json::Value =
+            serde_json::from_str(&json_report(&source, &ffo40(true))).unwrap();
+        assert_eq!(wld["score"], 1);
+        assert_eq!(wld["final_discs"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn human_reports() {
+        let source = Source::new("positions/ffo-40.obf", 1);
+        let text = human_report(&source, &ffo40(false), false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "positions/ffo-40.obf:1");
+        assert_eq!(lines[1], "  a b c d e f g h");
+        assert_eq!(lines[2], "1 O * * O O O O X");
+        assert_eq!(lines[10], "black 12  white 32  empties 20  black to move");
+        assert!(lines[11].starts_with("score +38 (black 51 - white 13)  best a2"));
+        assert_eq!(lines.len(), 13);
+        assert!(text.ends_with("\n\n"));
+        assert!(human_report(&source, &ffo40(false), true).contains("1 ○ + + ○ ○ ○ ○ ●"));
+        assert_eq!(
+            quiet_report(&source, &ffo40(false)),
+            format!("positions/ffo-40.obf:1  {}\n", result_line(&ffo40(false)))
+        );
+    }
+}

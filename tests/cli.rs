@@ -1,0 +1,546 @@
+//! End-to-end tests of the `osolve` binary: `solve` in JSON, quiet and human form on shipped FFO
+//! positions, inline transcripts, forced passes and finished games, WLD, a principal variation
+//! replayed with the board engine, inputs in command-line order, every kind of bad input (a bad
+//! line, invalid UTF-8, a missing file, a directory) with its message and exit code, an
+//! interrupted run, and `perft`. Each test runs the real binary with assert_cmd and checks the
+//! values it prints, not just that it ran.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use osolve::board::{Color, Position, Square};
+use osolve::notation::{format_board, parse_position};
+use osolve::search::{SolveOptions, Solver};
+use serde_json::{json, Value};
+
+/// FFO #1 (14 empties, black to move): G8 +18 is the only best move.
+const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+/// FFO #2 (14 empties, black to move): A4 +10 is the only best move.
+const FFO_2: &str = "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0; A3:-6; G7:-8; A7:-12; H7:-14; B7:-14; H2:-24;";
+/// FFO #4 (14 empties, black to move): a draw, reached by H8 or A5.
+const FFO_4: &str = "-XXXXXX-X-XXXOO-XOXXXOOXXXOXOOOX-OXOOXXX--OOOXXX--OOXX----XOXXO- X; H8:+0; A5:+0; B6:-4; B7:-4; A6:-8; B2:-12; H2:-26;";
+/// Black to move with no move, from positions/samples/mixed.txt: the published score after
+/// white's best reply is -24 for black.
+const MUST_PASS: &str = "OXXXXX--OXXXXXXXOOXXXXXXOOOOOOOOOXXOXXOOOOOXOXOOOOOXXOOOOOOOOOOX X";
+/// White to move with no white disc left: the game is over, black wins 64-0.
+const FINISHED: &str = "----------X-------X------XXXXXX-X-XXX------X-------------------- O";
+/// A 46-move game from the start (no passes), leaving 14 empties with black to move.
+const TRANSCRIPT: &str =
+    "c4c3d3e3f3d6b3e2d7b5d2g2b4c7g3d1c6g4b6b2d8c5f5a5e1f6e6a2b1a4g7a1h1c1g5h3a3b7a8h5g6h6h7e8h4c8";
+
+fn osolve() -> Command {
+    let mut command = Command::cargo_bin("osolve").expect("the osolve binary is built");
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr_of(output: &std::process::Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Every stdout line parsed as JSON (each line must be exactly one object).
+fn json_lines(output: &std::process::Output) -> Vec<Value> {
+    stdout_of(output)
+        .lines()
+        .map(|line| {
+            let value: Value = serde_json::from_str(line).expect("each line is one JSON value");
+            assert!(value.is_object(), "{line}");
+            value
+        })
+        .collect()
+}
+
+/// Runs `osolve solve --json ARGS` and returns the exit code and the objects printed.
+fn solve_json(args: &[&str]) -> (i32, Vec<Value>, String) {
+    let output = osolve()
+        .arg("solve")
+        .arg("--json")
+        .args(["--hash-mb", "64"])
+        .args(args)
+        .output()
+        .expect("osolve runs");
+    let code = output.status.code().expect("osolve exits normally");
+    (code, json_lines(&output), stderr_of(&output))
+}
+
+fn sq(name: &str) -> Square {
+    name.parse().unwrap()
+}
+
+/// Plays a reported PV from `position` with the board engine, checking each move is legal and
+/// each `--` a forced pass, and returns the finished position it reaches.
+fn replay(position: Position, pv: &[Value]) -> Position {
+    let mut position = position;
+    for mv in pv {
+        let mv = mv.as_str().expect("PV moves are strings");
+        if mv == "--" {
+            assert_eq!(position.board.moves(), 0, "a pass in the PV must be forced");
+            assert!(!position.board.is_game_over());
+            position = position.pass();
+        } else {
+            position = position
+                .play(sq(mv))
+                .unwrap_or_else(|| panic!("{mv} must be legal"));
+        }
+    }
+    assert!(position.board.is_game_over(), "the PV must end the game");
+    position
+}
+
+/// Final disc counts of a finished game, empties to the winner.
+fn final_discs(position: Position) -> (u64, u64) {
+    let (black, white) = (
+        u64::from(position.black().count_ones()),
+        u64::from(position.white().count_ones()),
+    );
+    let empties = 64 - black - white;
+    match black.cmp(&white) {
+        std::cmp::Ordering::Greater => (black + empties, white),
+        std::cmp::Ordering::Less => (black, white + empties),
+        std::cmp::Ordering::Equal => (black, white),
+    }
+}
+
+#[test]
+fn solve_ffo_40_in_json_and_replay_its_pv() {
+    let (code, records, stderr) = solve_json(&["positions/ffo-40.obf"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr, "");
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    assert_eq!(r["source"], "positions/ffo-40.obf:1");
+    assert_eq!(
+        r["position"],
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
+    );
+    assert_eq!(r["empties"], 20);
+    assert_eq!(r["side_to_move"], "black");
+    assert_eq!(r["score"], 38);
+    assert_eq!(r["result"], "win");
+    assert_eq!(r["wld"], false);
+    assert_eq!(r["best_move"], "a2");
+    assert_eq!(r["final_discs"], json!({"black": 51, "white": 13}));
+    assert!(r["nodes"].as_u64().unwrap() > 1000);
+    assert!(r["time_ms"].as_f64().unwrap() > 0.0);
+    assert!(r["nps"].as_u64().unwrap() > 0);
+    assert!(r["threads"].as_u64().unwrap() >= 1);
+
+    // The PV starts with the best move, runs to the end of the game and ends 51-13.
+    let pv = r["pv"].as_array().unwrap();
+    assert_eq!(pv[0], "a2");
+    let position = parse_position(r["position"].as_str().unwrap())
+        .unwrap()
+        .position;
+    let end = replay(position, pv);
+    assert_eq!(final_discs(end), (51, 13));
+    assert_eq!(end.board.final_score(), {
+        // final_score is for the side to move at the end.
+        if end.to_move == Color::Black {
+            38
+        } else {
+            -38
+        }
+    });
+}
+
+#[test]
+fn solve_a_transcript_given_inline() {
+    let (code, records, stderr) = solve_json(&["-p", TRANSCRIPT]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    let position = parse_position(TRANSCRIPT).unwrap().position;
+    assert_eq!(position.board.empties(), 14);
+    assert_eq!(r["source"], "<position>:1");
+    assert_eq!(
+        r["position"],
+        "OOOOX--XOO-OO-X-XOOOOOXOOOOOX-XXOOOOOXXX-OOOOOXX-XOO--XXX-OOO--- X"
+    );
+    assert_eq!(r["position"], format_board(&position).as_str());
+    assert_eq!(r["empties"], 14);
+    assert_eq!(r["side_to_move"], "black");
+    assert_eq!(r["score"], 4);
+    assert_eq!(r["final_discs"], json!({"black": 34, "white": 30}));
+    // The library, called directly, agrees with the binary.
+    let mut solver = Solver::new(SolveOptions {
+        threads: 1,
+        hash_mb: 16,
+        wld: false,
+    })
+    .unwrap();
+    assert_eq!(solver.solve(&position).unwrap().score, 4);
+    // The best move keeps the score (others may tie), and so does the whole PV.
+    let best = position.play(sq(r["best_move"].as_str().unwrap())).unwrap();
+    assert_eq!(solver.solve(&best).unwrap().score, -4);
+    let pv = r["pv"].as_array().unwrap();
+    assert_eq!(final_discs(replay(position, pv)), (34, 30));
+}
+
+#[test]
+fn a_position_that_must_pass_reports_the_pass() {
+    // Black owns b1 and c1, white a1: black has no move; white plays d1, taking b1 and c1, and
+    // black has no disc left, so white wins 64-0 and black's score is -64.
+    let constructed = format!("OXX{} X", "-".repeat(61));
+    let (code, records, stderr) = solve_json(&["-p", &constructed, "-p", MUST_PASS]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(records.len(), 2);
+    let r = &records[0];
+    assert_eq!(r["source"], "<position 1>:1");
+    assert_eq!(r["side_to_move"], "black");
+    assert_eq!(r["best_move"], "--");
+    assert_eq!(r["pv"], json!(["--", "d1"]));
+    assert_eq!(r["score"], -64);
+    assert_eq!(r["result"], "loss");
+    assert_eq!(r["final_discs"], json!({"black": 0, "white": 64}));
+
+    let r = &records[1];
+    assert_eq!(r["source"], "<position 2>:1");
+    assert_eq!(r["best_move"], "--");
+    assert_eq!(r["score"], -24);
+    assert_eq!(r["final_discs"], json!({"black": 20, "white": 44}));
+    // The score is the negation of white's score in the passed position, solved by the library.
+    let position = parse_position(MUST_PASS).unwrap().position;
+    assert_eq!(position.board.moves(), 0);
+    let mut solver = Solver::new(SolveOptions {
+        threads: 1,
+        hash_mb: 16,
+        wld: false,
+    })
+    .unwrap();
+    assert_eq!(solver.solve(&position.pass()).unwrap().score, 24);
+    let pv = r["pv"].as_array().unwrap();
+    assert_eq!(pv[0], "--");
+    assert_eq!(final_discs(replay(position, pv)), (20, 44));
+}
+
+#[test]
+fn a_finished_game_searches_nothing() {
+    let (code, records, _) = solve_json(&["-p", FINISHED]);
+    assert_eq!(code, 0);
+    let r = &records[0];
+    assert_eq!(r["side_to_move"], "white");
+    assert_eq!(r["empties"], 51);
+    assert_eq!(r["score"], -64);
+    assert_eq!(r["result"], "loss");
+    assert_eq!(r["best_move"], Value::Null);
+    assert_eq!(r["pv"], json!([]));
+    assert_eq!(r["nodes"], 0);
+    assert_eq!(r["final_discs"], json!({"black": 64, "white": 0}));
+}
+
+#[test]
+fn wld_gives_the_sign_of_the_score() {
+    let (code, records, stderr) = solve_json(&["--wld", "-p", FFO_1, "-p", FFO_4, "-p", MUST_PASS]);
+    assert_eq!(code, 0, "{stderr}");
+    let scores: Vec<&Value> = records.iter().map(|r| &r["score"]).collect();
+    assert_eq!(scores, [&json!(1), &json!(0), &json!(-1)]);
+    let results: Vec<&Value> = records.iter().map(|r| &r["result"]).collect();
+    assert_eq!(results, [&json!("win"), &json!("draw"), &json!("loss")]);
+    for r in &records {
+        assert_eq!(r["wld"], true);
+        assert_eq!(r["final_discs"], Value::Null);
+    }
+    // Any winning move proves the win; only H8 and A5 draw FFO #4.
+    let winning = ["g8", "h1", "h7", "a2", "a3"];
+    assert!(winning.contains(&records[0]["best_move"].as_str().unwrap()));
+    assert!(["h8", "a5"].contains(&records[1]["best_move"].as_str().unwrap()));
+    assert_eq!(records[2]["best_move"], "--");
+}
+
+#[test]
+fn inputs_are_solved_in_command_line_order() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("two.obf"), format!("{FFO_2}\n")).unwrap();
+    let output = osolve()
+        .current_dir(dir.path())
+        .args([
+            "solve",
+            "--json",
+            "--hash-mb",
+            "16",
+            "-p",
+            FFO_1,
+            "two.obf",
+            "-p",
+            FFO_4,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let records = json_lines(&output);
+    let summary: Vec<(&str, i64)> = records
+        .iter()
+        .map(|r| (r["source"].as_str().unwrap(), r["score"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("<position 1>:1", 18),
+            ("two.obf:1", 10),
+            ("<position 2>:1", 0)
+        ]
+    );
+}
+
+#[test]
+fn human_and_quiet_output() {
+    let output = osolve()
+        .args(["solve", "--hash-mb", "16", "-p", FFO_1])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout_of(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    // Not a terminal: plain X and O discs, legal moves as '*'.
+    assert_eq!(lines[0], "<position>:1");
+    assert_eq!(lines[1], "  a b c d e f g h");
+    assert_eq!(lines[2], "1 - * X X X X X *");
+    assert_eq!(lines[3], "2 * O O O X X * O");
+    assert_eq!(lines[9], "8 - O O O O O * -");
+    assert_eq!(lines[10], "black 27  white 23  empties 14  black to move");
+    assert!(
+        lines[11].starts_with("score +18 (black 41 - white 23)  best g8  pv g8 "),
+        "{}",
+        lines[11]
+    );
+    assert!(lines[11].contains(" nodes ") && lines[11].ends_with(" Mn/s"));
+    assert_eq!(lines.len(), 13);
+    assert_eq!(lines[12], "");
+
+    let output = osolve()
+        .args(["solve", "--quiet", "--hash-mb", "16", "-p", FFO_1, "--wld"])
+        .output()
+        .unwrap();
+    let text = stdout_of(&output);
+    assert_eq!(text.lines().count(), 1);
+    assert!(
+        text.starts_with("<position>:1  result win (black wins)  best "),
+        "{text}"
+    );
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let output = osolve()
+        .args(["solve", "--json", "--hash-mb", "16", "-"])
+        .write_stdin(format!("# two FFO positions\n{FFO_1}\n\n{FFO_2}\n"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let records = json_lines(&output);
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0]["source"], "<stdin>:2");
+    assert_eq!(records[0]["score"], 18);
+    assert_eq!(records[1]["source"], "<stdin>:4");
+    assert_eq!(records[1]["score"], 10);
+    assert_eq!(records[1]["best_move"], "a4");
+}
+
+#[test]
+fn a_bad_line_is_reported_and_the_rest_solved() {
+    let dir = tempfile::tempdir().unwrap();
+    let short = format!("{} X", &FFO_1[..63]);
+    std::fs::write(
+        dir.path().join("bad.obf"),
+        format!("{short}\n{FFO_1}\n{FFO_2}\n"),
+    )
+    .unwrap();
+    let output = osolve()
+        .current_dir(dir.path())
+        .args(["solve", "--json", "--hash-mb", "16", "bad.obf"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_of(&output),
+        "osolve: bad.obf:1: expected 64 board cells before the side to move, found 63\n"
+    );
+    let records = json_lines(&output);
+    let summary: Vec<(&str, i64)> = records
+        .iter()
+        .map(|r| (r["source"].as_str().unwrap(), r["score"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(summary, [("bad.obf:2", 18), ("bad.obf:3", 10)]);
+}
+
+#[test]
+fn invalid_utf8_is_reported_with_its_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = format!("{FFO_1}\n").into_bytes();
+    bytes.extend_from_slice(b"--X\xff\xfe-- X\n");
+    bytes.extend_from_slice(format!("{FFO_2}\n").as_bytes());
+    std::fs::write(dir.path().join("latin1.obf"), bytes).unwrap();
+    let output = osolve()
+        .current_dir(dir.path())
+        .args(["solve", "--quiet", "--hash-mb", "16", "latin1.obf"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_of(&output),
+        "osolve: latin1.obf:2:4: expected UTF-8 text, found the byte 0xff\n"
+    );
+    let text = stdout_of(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with("latin1.obf:1  score +18 (black 41 - white 23)  best g8"));
+    assert!(lines[1].starts_with("latin1.obf:3  score +10 (black 37 - white 27)  best a4"));
+}
+
+#[test]
+fn a_bad_inline_position_exits_2() {
+    let output = osolve()
+        .args(["solve", "-p", "f5 d6 c3 d3 c4 f4 h8"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout_of(&output), "");
+    assert_eq!(
+        stderr_of(&output),
+        "osolve: <position>:1:19: move 7: h8 is not legal\n"
+    );
+}
+
+#[test]
+fn a_missing_file_stops_before_solving() {
+    let output = osolve()
+        .args(["solve", "positions/ffo-40.obf", "no/such/file.obf"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout_of(&output), "", "nothing is solved");
+    let stderr = stderr_of(&output);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("osolve: cannot read no/such/file.obf: No such file or directory"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_directory_is_not_a_file_of_positions() {
+    let output = osolve().args(["solve", "positions"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout_of(&output), "");
+    assert_eq!(
+        stderr_of(&output),
+        "osolve: cannot read positions: it is a directory, expected a file of positions\n"
+    );
+}
+
+#[test]
+fn solve_needs_an_input() {
+    let output = osolve().arg("solve").output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr_of(&output).contains("required arguments were not provided"));
+}
+
+/// Waits for `child` to exit, at most `limit`.
+fn wait_for(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    None
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_search_and_keeps_what_was_solved() {
+    // FFO #1 is solved at once; the 50-empty opening after it would take years.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("osolve"))
+        .args(["solve", "--json", "--hash-mb", "16", "-p", FFO_1])
+        .args(["-p", "f5d6c3d3c4f4f6f3e6e7"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let record: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(record["score"], 18);
+    // The first report is flushed before the second search starts, with the handler installed.
+    std::thread::sleep(Duration::from_millis(200));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = wait_for(&mut child, Duration::from_secs(60)).expect("osolve stops");
+    assert_eq!(status.code(), Some(130));
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert_eq!(rest, "", "nothing after the finished position");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(stderr, "interrupted: 1 position solved\n");
+}
+
+#[test]
+fn perft_5_counts_1396() {
+    let output = osolve().args(["perft", "5"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout_of(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with(
+        "perft from ---------------------------OX------XO--------------------------- X (the start)"
+    ));
+    let counts: Vec<(u32, u64)> = lines[2..]
+        .iter()
+        .map(|line| {
+            let mut columns = line.split_whitespace();
+            let depth = columns.next().unwrap().parse().unwrap();
+            let leaves = columns.next().unwrap().parse().unwrap();
+            (depth, leaves)
+        })
+        .collect();
+    assert_eq!(counts, [(1, 4), (2, 12), (3, 56), (4, 244), (5, 1396)]);
+}
+
+#[test]
+fn perft_from_a_position() {
+    // FFO #1 has 8 legal moves.
+    let output = osolve()
+        .args(["perft", "1", "--position", FFO_1])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout_of(&output);
+    let row: Vec<&str> = text.lines().nth(2).unwrap().split_whitespace().collect();
+    assert_eq!(row[..2], ["1", "8"]);
+}
+
+#[test]
+fn perft_rejects_a_bad_depth() {
+    for depth in ["21", "-1", "five"] {
+        let output = osolve().args(["perft", depth]).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "depth {depth}");
+        assert_eq!(stdout_of(&output), "");
+        assert!(stderr_of(&output).contains(&format!("'{depth}'")));
+    }
+    let output = osolve()
+        .args(["perft", "3", "-p", "f5 f5"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr_of(&output),
+        "osolve: <position>:1:4: move 2: f5 is not legal\n"
+    );
+}
