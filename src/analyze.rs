@@ -25,12 +25,13 @@ use crate::search::{MoveScore, SearchError, SolveOptions, Solver, StopHandle, St
 /// Positions with at most this many empties are solved in parallel with each other, one
 /// single-threaded solver per worker; above it one at a time by a solver using every thread.
 ///
-/// Measured with 2 threads on random positions (elapsed seconds, one position per worker vs.
-/// one at a time): 14 empties 1.1 vs 1.5, 16 empties 13.6 vs 17.8, 18 empties 19.5 vs 30.3,
-/// 20 empties 28.9 vs 29.1, 22 empties 181 vs 125 (3 positions). Below about 20 empties the
-/// split search spends more than it gains; above it, one position at a time with every thread
-/// is as fast and finishes each position sooner (less work lost to an interruption, no
-/// position holding the output back while the others wait behind it).
+/// Measured with `--threads 2` on an idle 2-core machine, random positions, elapsed seconds
+/// (CPU use) one position per worker vs. one position at a time: 400 of 10-14 empties 1.3 s
+/// (190%) vs 2.9 s (122%); 60 of 16 empties 4.1 s (189%) vs 6.2 s (179%); 16 of 18 empties
+/// 7.7 s (189%) vs 10.2 s (192%); 6 of 20 empties 9.7 s (159%, the last position alone) vs
+/// 8.5 s (195%). Below about 20 empties the split search spends more than it gains; from
+/// there on one position at a time with every thread is faster, finishes each position
+/// sooner, and loses less work to an interruption.
 pub const PARALLEL_MAX_EMPTIES: u32 = 19;
 
 /// Positions read but not yet written, per worker thread: enough to keep every worker fed while

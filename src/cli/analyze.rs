@@ -147,6 +147,10 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
     sink.progress.finish();
     let summary = match result {
         Ok(summary) => summary,
+        // The reader of standard output went away (`| head`): stop quietly, as pipes expect.
+        Err(AnalyzeError::Sink(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
+            return Ok(EXIT_OK)
+        }
         Err(AnalyzeError::Sink(error)) => bail!("{error}"),
         Err(error) => return Err(error.into()),
     };

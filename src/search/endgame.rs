@@ -23,6 +23,8 @@ pub const ETC_MIN: u32 = 14;
 pub const SORT_SEARCH_MIN: u32 = 16;
 /// Below this many empties the deep search does not look for a cancellation.
 const CANCEL_CHECK_MIN: u32 = 10;
+/// Below this many empties the stability cutoff costs more than the nodes it saves.
+const STABILITY_MIN: usize = 5;
 /// Scores are within -64..=64; this is below any of them.
 const NO_SCORE: i32 = -100;
 /// The most legal moves an Othello position can have is 33; leave room.
@@ -356,9 +358,6 @@ impl<'a> Search<'a> {
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
-        if let Some(cut) = stability_cutoff(player, opponent, alpha, 4) {
-            return cut;
-        }
         let mut best = NO_SCORE;
         let orders = [
             (sq[0], [sq[1], sq[2], sq[3]]),
@@ -432,8 +431,10 @@ impl<'a> Search<'a> {
     ) -> i32 {
         self.nodes += 1;
         let n = list.n;
-        if let Some(cut) = stability_cutoff(player, opponent, alpha, n as u32) {
-            return cut;
+        if n >= STABILITY_MIN {
+            if let Some(cut) = stability_cutoff(player, opponent, alpha, n as u32) {
+                return cut;
+            }
         }
         let mut best = NO_SCORE;
         for odd in [true, false] {

@@ -158,13 +158,13 @@ fn pv_replays_to_the_reported_score() {
     }
 }
 
-#[test]
-fn one_and_two_threads_agree() {
-    let mut rng = Rng(1999);
+fn threads_agree(count: usize, empties: std::ops::RangeInclusive<u32>, seed: u64) {
+    let mut rng = Rng(seed);
     let mut one = solver(1, 32);
     let mut two = solver(2, 32);
-    for i in 0..30 {
-        let p = random_position(&mut rng, 16 + (i % 3) as u32);
+    let span = empties.end() - empties.start() + 1;
+    for i in 0..count {
+        let p = random_position(&mut rng, empties.start() + i as u32 % span);
         assert_eq!(
             one.solve(&p).unwrap().score,
             two.solve(&p).unwrap().score,
@@ -172,6 +172,17 @@ fn one_and_two_threads_agree() {
             p
         );
     }
+}
+
+#[test]
+fn one_and_two_threads_agree() {
+    threads_agree(200, 14..=16, 1999);
+}
+
+#[test]
+#[ignore = "about 3 minutes on 2 cores: 200 random positions of 16-20 empties"]
+fn one_and_two_threads_agree_on_200_positions_of_16_to_20_empties() {
+    threads_agree(200, 16..=20, 1999);
 }
 
 #[test]
