@@ -1,8 +1,8 @@
 //! The negamax ladder of the exact solver, from the last empty square upward:
 //! `solve_1` (flip counts from tables), `solve_2`..`solve_4` (no move generation),
 //! `shallow` (parity ordering, stability cutoff, no hash table) and `deep` (fastest-first
-//! ordering, transposition table, enhanced transposition cutoff, and Young Brothers Wait splits
-//! on rayon). All functions are fail-soft alpha-beta on exact disc differentials, with the empty
+//! ordering, the lock-free near table then the `DashMap` transposition table, enhanced
+//! transposition cutoff, and Young Brothers Wait splits on rayon). All functions are fail-soft alpha-beta on exact disc differentials, with the empty
 //! squares of a finished game given to the winner.
 
 use super::ordering::{eval_search, fastest_first, odd_region_squares, SQUARE_CLASSES};
@@ -15,7 +15,8 @@ use std::sync::Mutex;
 
 /// At or below this many empties the parity-ordered shallow search takes over.
 pub const SHALLOW_MAX: u32 = 7;
-/// From this many empties up the transposition table is probed and stored.
+/// From this many empties up the `DashMap` table is probed and stored; deep nodes below it use
+/// the lock-free near table.
 pub const TT_MIN: u32 = 11;
 /// From this many empties up children are probed in the table before searching (ETC).
 pub const ETC_MIN: u32 = 14;

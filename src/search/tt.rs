@@ -28,6 +28,19 @@ pub struct Entry {
     pub generation: u8,
 }
 
+/// The bounds a fail-soft search with window (`alpha`, `beta`) proved when it returned `score`:
+/// at or below alpha an upper bound, at or above beta a lower bound, in between the exact score.
+#[inline(always)]
+fn bounds(alpha: i32, beta: i32, score: i32) -> (i32, i32) {
+    if score <= alpha {
+        (-64, score)
+    } else if score >= beta {
+        (score, 64)
+    } else {
+        (score, score)
+    }
+}
+
 /// `Entry::best` when no move is known.
 pub const NO_MOVE: u8 = 64;
 
@@ -124,13 +137,7 @@ impl TranspositionTable {
         score: i32,
         best: u8,
     ) {
-        let (lower, upper) = if score <= alpha {
-            (-64, score)
-        } else if score >= beta {
-            (score, 64)
-        } else {
-            (score, score)
-        };
+        let (lower, upper) = bounds(alpha, beta, score);
         let generation = self.generation.load(Ordering::Relaxed);
         let fresh = Entry {
             player: board.player,
@@ -242,13 +249,7 @@ impl ShallowTable {
     /// Records a fail-soft search result of `board` with window (`alpha`, `beta`).
     #[inline(always)]
     pub fn store(&self, board: &Board, hash: u64, alpha: i32, beta: i32, score: i32, best: u8) {
-        let (lower, upper) = if score <= alpha {
-            (-64, score)
-        } else if score >= beta {
-            (score, 64)
-        } else {
-            (score, score)
-        };
+        let (lower, upper) = bounds(alpha, beta, score);
         let data = (lower as i8 as u8 as u64)
             | ((upper as i8 as u8 as u64) << 8)
             | ((best as u64) << 16)
@@ -351,5 +352,23 @@ mod tests {
         }
         assert!(tt.len() as u64 <= tt.buckets());
         assert_eq!(tt.map.capacity(), capacity, "the map must never grow");
+    }
+
+    #[test]
+    fn near_table_keeps_bounds_and_rejects_other_boards() {
+        let near = ShallowTable::new(1 << 16);
+        let b = Board::start();
+        near.store(&b, 7, -10, 10, -30, 19);
+        assert_eq!(near.probe(&b, 7), Some((-64, -30, 19)));
+        near.store(&b, 7, -10, 10, 4, 20);
+        assert_eq!(near.probe(&b, 7), Some((4, 4, 20)));
+        // Same slot, another board: the old entry is replaced, never returned for the new one.
+        let other = b.pass();
+        assert_eq!(near.probe(&other, 7), None);
+        near.store(&other, 7, 0, 1, 64, 3);
+        assert_eq!(near.probe(&other, 7), Some((64, 64, 3)));
+        assert_eq!(near.probe(&b, 7), None);
+        near.clear();
+        assert_eq!(near.probe(&other, 7), None);
     }
 }
