@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use osolve::board::{Bits, Board, Position, Square};
 use osolve::notation::{format_board, parse_text, Source};
+use osolve::search::reference::{alpha_beta, minimax};
 use serde::Deserialize;
 use tempfile::TempDir;
 
@@ -104,41 +105,6 @@ fn random_positions(seed: u64, count: usize, sizes: &[u32]) -> Vec<Position> {
 fn write_positions(path: &Path, positions: &[Position]) {
     let lines: String = positions.iter().map(|p| format_board(p) + "\n").collect();
     fs::write(path, lines).unwrap();
-}
-
-/// Plain minimax: the definition of the exact score (empties to the winner).
-fn minimax(board: Board) -> i32 {
-    let moves = board.moves();
-    if moves == 0 {
-        if board.pass().moves() == 0 {
-            return board.final_score();
-        }
-        return -minimax(board.pass());
-    }
-    Bits(moves)
-        .map(|sq| -minimax(board.play_flips(sq, board.flips(sq))))
-        .max()
-        .unwrap()
-}
-
-/// Minimax with alpha-beta pruning and nothing else (no ordering, no tables): the same value
-/// inside the window, checked against [`minimax`] where that is affordable.
-fn alpha_beta(board: Board, mut alpha: i32, beta: i32) -> i32 {
-    let moves = board.moves();
-    if moves == 0 {
-        if board.pass().moves() == 0 {
-            return board.final_score();
-        }
-        return -alpha_beta(board.pass(), -beta, -alpha);
-    }
-    for sq in Bits(moves) {
-        let value = -alpha_beta(board.play_flips(sq, board.flips(sq)), -beta, -alpha);
-        if value >= beta {
-            return value;
-        }
-        alpha = alpha.max(value);
-    }
-    alpha
 }
 
 /// A JSON line of `osolve analyze`, read independently of the crate's own types.

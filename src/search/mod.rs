@@ -4,6 +4,7 @@
 
 pub mod endgame;
 pub mod ordering;
+pub mod reference;
 pub mod stability;
 pub mod tt;
 

@@ -2,21 +2,7 @@
 
 use super::*;
 use crate::board::tests::Rng;
-
-/// Plain minimax, no pruning: the definition of the exact score.
-pub(crate) fn minimax(board: Board) -> i32 {
-    let moves = board.moves();
-    if moves == 0 {
-        if board.pass().moves() == 0 {
-            return board.final_score();
-        }
-        return -minimax(board.pass());
-    }
-    Bits(moves)
-        .map(|sq| -minimax(board.play_flips(sq, board.flips(sq))))
-        .max()
-        .unwrap()
-}
+use reference::minimax;
 
 /// A position with `empties` empty squares reached by random play from the start.
 pub(crate) fn random_position(rng: &mut Rng, empties: u32) -> Position {
