@@ -8,7 +8,8 @@
 //! calls are independent and may overlap in the CPU, as they do in a search).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use osolve::board::{flips, flips_portable, last_flip_count, legal_moves, Bits, Board};
+use osolve::board::random::Rng;
+use osolve::board::{flips, flips_portable, last_flip_count, legal_moves, Board};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -16,30 +17,10 @@ use std::time::Instant;
 /// stay in cache (the kernels, not memory, are measured).
 const SET: usize = 4096;
 
-/// A small deterministic generator (xorshift64*): the same boards on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A uniformly chosen set bit of `bits` (non-zero).
-    fn pick(&mut self, bits: u64) -> usize {
-        let k = self.next() % bits.count_ones() as u64;
-        Bits(bits).nth(k as usize).unwrap()
-    }
-
-    /// `SET` entries of `items`, chosen at random.
-    fn sample<T: Copy>(&mut self, items: &[T]) -> Vec<T> {
-        assert!(!items.is_empty());
-        (0..SET)
-            .map(|_| items[(self.next() % items.len() as u64) as usize])
-            .collect()
-    }
+/// `SET` entries of `items`, chosen at random.
+fn sample<T: Copy>(rng: &mut Rng, items: &[T]) -> Vec<T> {
+    assert!(!items.is_empty());
+    (0..SET).map(|_| items[rng.below(items.len())]).collect()
 }
 
 /// The benchmark inputs, all drawn from random games.
@@ -87,11 +68,11 @@ fn inputs() -> Inputs {
         }
     }
     Inputs {
-        boards: rng.sample(&boards),
-        legal: rng.sample(&legal),
-        empty: rng.sample(&empty),
-        play: rng.sample(&play),
-        last: rng.sample(&last),
+        boards: sample(&mut rng, &boards),
+        legal: sample(&mut rng, &legal),
+        empty: sample(&mut rng, &empty),
+        play: sample(&mut rng, &play),
+        last: sample(&mut rng, &last),
     }
 }
 

@@ -12,6 +12,7 @@
 //! wall time of a call under contention and `thrpt` counts the calls of both threads.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use osolve::board::random::Rng;
 use osolve::board::Board;
 use osolve::notation::parse_position;
 use osolve::search::tt::{ShallowTable, TranspositionTable};
@@ -92,34 +93,18 @@ fn solves(c: &mut Criterion) {
 /// Boards each thread probes and stores: a power of two, so the next index is a mask.
 const BOARDS: usize = 1 << 16;
 
-/// A small deterministic generator (xorshift64*): the same boards on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A random board about half full, with its hash.
-    fn board(&mut self) -> (Board, u64) {
-        let occupied = self.next() | self.next();
-        let player = occupied & self.next();
-        let board = Board {
-            player,
-            opponent: occupied & !player,
-        };
-        (board, board.hash())
-    }
+/// A random board (varying density), with its hash.
+fn random_board(rng: &mut Rng) -> (Board, u64) {
+    let (player, opponent) = rng.board();
+    let board = Board { player, opponent };
+    (board, board.hash())
 }
 
 /// A set of boards per thread, different between threads.
 fn board_sets(threads: usize) -> Vec<Vec<(Board, u64)>> {
     let mut rng = Rng(0x5EED_0B0A_4D00_0001);
     (0..threads)
-        .map(|_| (0..BOARDS).map(|_| rng.board()).collect())
+        .map(|_| (0..BOARDS).map(|_| random_board(&mut rng)).collect())
         .collect()
 }
 

@@ -12,6 +12,7 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use osolve::board::random::{random_position, Rng};
 use osolve::board::{Bits, Board, Position, Square};
 use osolve::notation::{format_board, parse_text, Source};
 use osolve::search::reference::{alpha_beta, minimax};
@@ -35,40 +36,6 @@ fn analyze(args: &[&str]) -> Output {
     command.output().expect("osolve runs")
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
-/// A position with `empties` empty squares reached by random play from the start (games that
-/// end earlier are played again).
-fn random_position(rng: &mut Rng, empties: u32) -> Position {
-    'game: loop {
-        let mut position = Position::start();
-        while position.board.empties() > empties {
-            let moves = position.board.moves();
-            if moves == 0 {
-                if position.board.pass().moves() == 0 {
-                    continue 'game;
-                }
-                position = position.pass();
-                continue;
-            }
-            let pick = (rng.next() % u64::from(moves.count_ones())) as usize;
-            let square = Square::new(Bits(moves).nth(pick).unwrap()).unwrap();
-            position = position.play(square).unwrap();
-        }
-        return position;
-    }
-}
-
 /// A position of random play with at most 14 empties where the side to move must pass.
 fn random_pass_position(rng: &mut Rng) -> Position {
     loop {
@@ -85,7 +52,7 @@ fn random_pass_position(rng: &mut Rng) -> Position {
                 position = position.pass();
                 continue;
             }
-            let pick = (rng.next() % u64::from(moves.count_ones())) as usize;
+            let pick = (rng.next_u64() % u64::from(moves.count_ones())) as usize;
             position = position
                 .play(Square::new(Bits(moves).nth(pick).unwrap()).unwrap())
                 .unwrap();

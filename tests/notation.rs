@@ -4,6 +4,7 @@
 
 use std::io::{BufReader, Cursor};
 
+use osolve::board::random::Rng;
 use osolve::board::{Color, Position, Square};
 use osolve::notation::{
     format_board, format_obf, format_obf_final, open_path, parse_position, parse_text,
@@ -36,22 +37,9 @@ fn message(item: &Result<Parsed, ParseError>) -> String {
     item.as_ref().unwrap_err().to_string()
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
+/// One of `items`, at random.
+fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
+    items[rng.below(items.len())]
 }
 
 /// A random game of `plies` moves: the transcript tokens (passes written as `None`) and the
@@ -79,7 +67,7 @@ fn random_game(rng: &mut Rng, plies: usize) -> (Vec<Option<Square>>, Position) {
 
 /// The transcript in a random style: case, separators, passes written or left out.
 fn write_transcript(rng: &mut Rng, moves: &[Option<Square>]) -> String {
-    let separator = rng.pick(&["", " ", ", ", ","]);
+    let separator = pick(rng, &["", " ", ", ", ","]);
     let upper = rng.below(2) == 0;
     let tokens: Vec<String> = moves
         .iter()
@@ -87,7 +75,7 @@ fn write_transcript(rng: &mut Rng, moves: &[Option<Square>]) -> String {
             Some(square) if upper => Some(square.upper()),
             Some(square) => Some(square.to_string()),
             None if rng.below(2) == 0 => None,
-            None => Some(rng.pick(&["pa", "PS", "--"]).to_string()),
+            None => Some(pick(rng, &["pa", "PS", "--"]).to_string()),
         })
         .collect();
     tokens.join(separator)
@@ -100,9 +88,9 @@ fn write_synonyms(rng: &mut Rng, position: &Position) -> String {
     let mut out: String = cells
         .chars()
         .map(|c| match c {
-            'X' => rng.pick(&["X", "x", "*", "B", "b"]),
-            'O' => rng.pick(&["O", "o", "W", "w"]),
-            _ => rng.pick(&["-", ".", "_"]),
+            'X' => pick(rng, &["X", "x", "*", "B", "b"]),
+            'O' => pick(rng, &["O", "o", "W", "w"]),
+            _ => pick(rng, &["-", ".", "_"]),
         })
         .collect();
     out.push_str(match (side.trim(), rng.below(3)) {

@@ -139,10 +139,10 @@ pub(crate) mod tests {
 
     #[test]
     fn portable_matches_reference() {
-        let mut rng = crate::board::tests::Rng(42);
+        let mut rng = crate::board::random::Rng(42);
         for _ in 0..300_000 {
             let (p, o) = rng.board();
-            let sq = (rng.next() % 64) as usize;
+            let sq = (rng.next_u64() % 64) as usize;
             if (p | o) >> sq & 1 != 0 {
                 continue;
             }
@@ -156,7 +156,7 @@ pub(crate) mod tests {
 
     #[test]
     fn dispatched_flips_match_portable_on_a_million_pairs() {
-        let mut rng = crate::board::tests::Rng(7);
+        let mut rng = crate::board::random::Rng(7);
         let mut checked = 0;
         while checked < 1_000_000 {
             let (p, o) = rng.board();

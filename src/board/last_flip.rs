@@ -93,10 +93,10 @@ mod tests {
 
     #[test]
     fn counts_match_generic_flips_on_full_boards() {
-        let mut rng = crate::board::tests::Rng(99);
+        let mut rng = crate::board::random::Rng(99);
         for _ in 0..200_000 {
-            let sq = (rng.next() % 64) as usize;
-            let player = rng.next() & !(1u64 << sq);
+            let sq = (rng.next_u64() % 64) as usize;
+            let player = rng.next_u64() & !(1u64 << sq);
             let opponent = !player & !(1u64 << sq);
             assert_eq!(
                 last_flip_count(player, sq),

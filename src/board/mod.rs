@@ -8,6 +8,7 @@ pub mod flip;
 pub mod flip_simd;
 pub mod last_flip;
 pub mod moves;
+pub mod random;
 
 pub use flip::{flips, flips_portable};
 pub use last_flip::last_flip_count;
@@ -372,34 +373,8 @@ impl Position {
 
 #[cfg(test)]
 pub(crate) mod tests {
+    use super::random::Rng;
     use super::*;
-
-    /// A small deterministic generator for tests (xorshift64*).
-    pub(crate) struct Rng(pub u64);
-    impl Rng {
-        pub(crate) fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        /// Random disjoint bitboards with a varying density.
-        pub(crate) fn board(&mut self) -> (u64, u64) {
-            let occupied = match self.next() % 3 {
-                0 => self.next() | self.next(),
-                1 => self.next(),
-                _ => self.next() & self.next(),
-            };
-            let p = occupied & self.next();
-            (p, occupied & !p)
-        }
-        /// One random set bit of `bits` (non-zero).
-        pub(crate) fn pick(&mut self, bits: u64) -> usize {
-            let n = bits.count_ones() as u64;
-            let k = self.next() % n;
-            Bits(bits).nth(k as usize).unwrap()
-        }
-    }
 
     #[test]
     fn squares_print_and_parse() {

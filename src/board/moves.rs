@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn matches_reference_on_random_boards() {
-        let mut rng = crate::board::tests::Rng(0x1234_5678);
+        let mut rng = crate::board::random::Rng(0x1234_5678);
         for _ in 0..200_000 {
             let (p, o) = rng.board();
             assert_eq!(

@@ -42,11 +42,11 @@ pub fn alpha_beta(board: Board, mut alpha: i32, beta: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::tests::random_position;
+    use crate::board::random::random_position;
 
     #[test]
     fn alpha_beta_with_the_full_window_is_minimax() {
-        let mut rng = crate::board::tests::Rng(17);
+        let mut rng = crate::board::random::Rng(17);
         for i in 0..300 {
             let p = random_position(&mut rng, 1 + i % 9);
             assert_eq!(alpha_beta(p.board, -64, 64), minimax(p.board));

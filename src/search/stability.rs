@@ -213,7 +213,7 @@ mod tests {
     /// Stable discs must survive every continuation: play random games on and check.
     #[test]
     fn stable_discs_never_flip_in_random_games() {
-        let mut rng = crate::board::tests::Rng(11);
+        let mut rng = crate::board::random::Rng(11);
         for _ in 0..3000 {
             let mut b = Board::start();
             let mut plies = 0;
@@ -240,7 +240,7 @@ mod tests {
                     };
                     assert_eq!(owner & set, *set, "a stable disc was flipped");
                 }
-                if rng.next().is_multiple_of(4) {
+                if rng.next_u64().is_multiple_of(4) {
                     checks.push((stable_discs(b.player, b.opponent), even));
                     checks.push((stable_discs(b.opponent, b.player), !even));
                 }

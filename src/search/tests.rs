@@ -1,28 +1,8 @@
 //! Exactness tests of the solver against a plain minimax and against itself.
 
 use super::*;
-use crate::board::tests::Rng;
+use crate::board::random::{random_position, Rng};
 use reference::minimax;
-
-/// A position with `empties` empty squares reached by random play from the start.
-pub(crate) fn random_position(rng: &mut Rng, empties: u32) -> Position {
-    'game: loop {
-        let mut p = Position::start();
-        while p.board.empties() > empties {
-            let moves = p.board.moves();
-            if moves == 0 {
-                if p.board.pass().moves() == 0 {
-                    continue 'game;
-                }
-                p = p.pass();
-                continue;
-            }
-            let sq = rng.pick(moves);
-            p = p.play(Square::new(sq).unwrap()).unwrap();
-        }
-        return p;
-    }
-}
 
 fn solver(threads: usize, hash_mb: usize) -> Solver {
     Solver::new(SolveOptions {
@@ -67,12 +47,12 @@ fn windows_agree_with_exact_score() {
     let tt = tt::Tables::new(4);
     let stop = Cancel::root();
     for _ in 0..300 {
-        let e = 7 + (rng.next() % 8) as u32;
+        let e = 7 + (rng.next_u64() % 8) as u32;
         let p = random_position(&mut rng, e);
         let exact = Search::new(&tt, &stop, u32::MAX).search(p.board, -64, 64);
         for _ in 0..4 {
-            let a = (rng.next() % 129) as i32 - 64;
-            let b = (a + 1 + (rng.next() % 8) as i32).min(64);
+            let a = (rng.next_u64() % 129) as i32 - 64;
+            let b = (a + 1 + (rng.next_u64() % 8) as i32).min(64);
             if a >= b {
                 continue;
             }
@@ -264,7 +244,7 @@ fn last_empty_with_no_move_for_anyone_goes_to_the_majority() {
     let mut rng = Rng(9);
     let mut seen = 0;
     while seen < 50 {
-        let player = rng.next() & !1;
+        let player = rng.next_u64() & !1;
         let board = Board {
             player,
             opponent: !player & !1,

@@ -317,7 +317,7 @@ mod tests {
     #[test]
     fn never_returns_another_boards_entry() {
         let tt = TranspositionTable::new(0);
-        let mut rng = crate::board::tests::Rng(3);
+        let mut rng = crate::board::random::Rng(3);
         let mut boards = Vec::new();
         for _ in 0..100_000 {
             let (p, o) = rng.board();
@@ -341,7 +341,7 @@ mod tests {
     fn size_stays_bounded() {
         let tt = TranspositionTable::new(1);
         let capacity = tt.map.capacity();
-        let mut rng = crate::board::tests::Rng(4);
+        let mut rng = crate::board::random::Rng(4);
         for _ in 0..200_000 {
             let (p, o) = rng.board();
             let b = Board {
