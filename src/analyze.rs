@@ -1,123 +1,20 @@
-//! The batch analysis driver: streams parsed positions through exact solvers and hands each
-//! finished [`Analysis`] to a [`Sink`], in input order. It owns the scheduling (positions with
-//! few empties solved in parallel with each other, one single-threaded [`Solver`] per worker;
-//! positions with more empties one at a time by a multi-threaded solver), the bounded in-flight
-//! window that keeps memory flat however long the input is, sharding, skipping positions that
-//! a resumed run already has, and checking computed scores against the inputs' annotations.
+//! Batch analysis of positions: every legal move's exact score (or the best ones, or WLD) for
+//! each parsed position, checked against the inputs' annotations when asked. The scheduling,
+//! ordering, sharding, resuming and stopping are the shared driver's ([`crate::batch`]); this
+//! module says what one position's analysis is and totals the run into a [`Summary`].
 //!
 //! It never prints, formats or knows about terminals and files other than opening the inputs:
 //! output formats live in [`crate::report::analyze`], arguments and signals in the binary.
 
-use std::collections::{BTreeMap, VecDeque};
-use std::fmt;
 use std::io;
 use std::path::PathBuf;
-use std::str::FromStr;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::batch::{self, Totals, Work};
+pub use crate::batch::{BatchError as AnalyzeError, Shard, ShardError, PARALLEL_MAX_EMPTIES};
 use crate::board::{Position, Square};
 use crate::notation::{open_path, ParseError, Parsed, Source};
-use crate::search::{MoveScore, SearchError, SolveOptions, Solver, StopHandle, Stopped};
-
-/// Positions with at most this many empties are solved in parallel with each other, one
-/// single-threaded solver per worker; above it one at a time by a solver using every thread.
-///
-/// Measured with `--threads 2` on an idle 2-core machine, random positions, elapsed seconds
-/// (CPU use) one position per worker vs. one position at a time: 400 of 10-14 empties 1.3 s
-/// (190%) vs 2.9 s (122%); 60 of 16 empties 4.1 s (189%) vs 6.2 s (179%); 16 of 18 empties
-/// 7.7 s (189%) vs 10.2 s (192%); 6 of 20 empties 9.7 s (159%, the last position alone) vs
-/// 8.5 s (195%). Below about 20 empties the split search spends more than it gains; from
-/// there on one position at a time with every thread is faster, finishes each position
-/// sooner, and loses less work to an interruption.
-pub const PARALLEL_MAX_EMPTIES: u32 = 19;
-
-/// Positions read but not yet written, per worker thread: enough to keep every worker fed while
-/// a slow position holds up the output order, small enough that memory does not grow with input.
-const WINDOW_PER_WORKER: usize = 8;
-
-/// How often the driver looks for a stop request while it waits.
-const POLL: Duration = Duration::from_millis(50);
-
-/// One of N deterministic parts of an input: the positions whose 0-based index (counted over
-/// all inputs, bad lines not counted) modulo `count` is `index`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// This part, 0-based, below `count`.
-    pub index: usize,
-    /// Number of parts, at least 1.
-    pub count: usize,
-}
-
-impl Shard {
-    /// The whole input as one part.
-    pub const ALL: Shard = Shard { index: 0, count: 1 };
-
-    /// Part `index` of `count`; an error unless `index < count`.
-    pub fn new(index: usize, count: usize) -> Result<Shard, ShardError> {
-        if count == 0 {
-            return Err(ShardError::NoParts);
-        }
-        if index >= count {
-            return Err(ShardError::IndexTooLarge { index, count });
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// True when the position with this 0-based index belongs to the part.
-    pub fn contains(&self, position_index: usize) -> bool {
-        position_index % self.count == self.index
-    }
-}
-
-impl Default for Shard {
-    fn default() -> Self {
-        Shard::ALL
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// A `--shard K/N` that is not one.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ShardError {
-    /// Not two whole numbers separated by `/`.
-    #[error("expected K/N with whole numbers K < N (such as 0/4), found '{0}'")]
-    Syntax(String),
-    /// N is zero.
-    #[error("the number of shards N must be at least 1")]
-    NoParts,
-    /// K is not below N.
-    #[error("shard K={index} must be below N={count} (shards are numbered 0 to N-1)")]
-    IndexTooLarge {
-        /// K.
-        index: usize,
-        /// N.
-        count: usize,
-    },
-}
-
-impl FromStr for Shard {
-    type Err = ShardError;
-    fn from_str(text: &str) -> Result<Shard, ShardError> {
-        let syntax = || ShardError::Syntax(text.to_string());
-        let (k, n) = text.trim().split_once('/').ok_or_else(syntax)?;
-        let number = |s: &str| {
-            let s = s.trim();
-            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(syntax());
-            }
-            s.parse::<usize>().map_err(|_| syntax())
-        };
-        Shard::new(number(k)?, number(n)?)
-    }
-}
+use crate::search::{MoveScore, Solver, StopHandle, Stopped};
 
 /// What to compute and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,17 +163,6 @@ pub trait Sink {
     fn bad_line(&mut self, error: &ParseError) -> io::Result<()>;
 }
 
-/// Why a run could not go on.
-#[derive(Debug, thiserror::Error)]
-pub enum AnalyzeError {
-    /// The solvers could not be built.
-    #[error(transparent)]
-    Search(#[from] SearchError),
-    /// The sink failed (writing the output, or a resumed output that does not match).
-    #[error(transparent)]
-    Sink(#[from] io::Error),
-}
-
 /// The items of several inputs in turn, each opened when the previous one ends (`-` is standard
 /// input); a file that cannot be opened is one error item.
 pub fn inputs(
@@ -303,7 +189,7 @@ pub fn count_positions(paths: &[PathBuf], shard: Shard) -> Option<usize> {
         return None;
     }
     let valid = inputs(paths.to_vec()).filter(Result::is_ok).count();
-    Some(valid / shard.count + usize::from(valid % shard.count > shard.index))
+    Some(shard.share_of(valid))
 }
 
 /// Analyses one position with `solver` (whose options must carry `options.wld`).
@@ -406,335 +292,99 @@ pub fn analyze<I>(
 where
     I: Iterator<Item = Result<Parsed, ParseError>> + Send + 'static,
 {
-    let start = Instant::now();
-    let threads = if options.threads == 0 {
-        thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        options.threads
-    };
-    let solve_options = |threads: usize, hash_mb: usize| SolveOptions {
-        threads,
-        hash_mb: hash_mb.max(1),
+    let batch_options = batch::Options {
+        strict: options.strict,
+        shard: options.shard,
+        threads: options.threads,
+        hash_mb: options.hash_mb,
         wld: options.wld,
+        skip: options.skip,
+        parallel_max_empties: options.parallel_max_empties,
     };
-    // Every solver exists before the first position: their stop handles are registered at
-    // once, and their tables take memory only as they fill.
-    let mut big = Solver::new(solve_options(threads, options.hash_mb))?;
-    let mut workers = Vec::with_capacity(threads);
-    for _ in 0..threads {
-        workers.push(Solver::new(solve_options(1, options.hash_mb / threads))?);
-    }
-    let mut handles = vec![big.stop_handle()];
-    handles.extend(workers.iter().map(Solver::stop_handle));
-    for handle in &handles {
-        sink.register(handle.clone());
-    }
-
-    let window = WINDOW_PER_WORKER * threads + 4;
-    let permits = Arc::new(Permits::new(window));
-    let (tx, rx) = mpsc::channel::<Message>();
-    spawn_reader(items, permits.clone(), tx.clone());
-
-    let (job_tx, job_rx) = mpsc::channel::<Job>();
-    let job_rx = Arc::new(Mutex::new(job_rx));
-    let mut run = Run {
-        options,
+    let mut tally = Tally {
         sink,
-        permits: &permits,
-        handles: &handles,
+        check: options.check,
         summary: Summary::default(),
-        ready: BTreeMap::new(),
-        next_emit: 0,
-        next_seq: 0,
-        next_index: 0,
-        resume_left: options.skip,
-        queue: VecDeque::new(),
-        in_flight: 0,
-        input_closed: false,
-        stopping: false,
     };
-    let result = thread::scope(|scope| {
-        for mut solver in workers {
-            let (job_rx, tx) = (job_rx.clone(), tx.clone());
-            scope.spawn(move || worker(&mut solver, &job_rx, &tx, options));
-        }
-        drop(tx);
-        let result = run.drive(&mut big, &rx, &job_tx);
-        if result.is_err() {
-            // Let the workers finish their current position at once.
-            for handle in &handles {
-                handle.stop();
-            }
-        }
-        drop(job_tx);
-        result
-    });
-    permits.close();
-    result?;
-    let mut summary = run.summary;
-    summary.time = start.elapsed();
-    Ok(summary)
+    let totals = batch::run(&PositionWork(options), items, &batch_options, &mut tally)?;
+    let Totals {
+        resumed,
+        bad,
+        time,
+        interrupted,
+        stopped_at_bad,
+        ..
+    } = totals;
+    Ok(Summary {
+        resumed,
+        bad_lines: bad,
+        time,
+        interrupted,
+        stopped_at_bad_line: stopped_at_bad,
+        ..tally.summary
+    })
 }
 
-/// A message to the driver thread.
-enum Message {
-    /// The next input item.
-    Item(Result<Parsed, ParseError>),
-    /// The input is exhausted.
-    End,
-    /// A worker finished (or was stopped on) the job with this sequence number.
-    Solved(usize, Result<Analysis, Stopped>),
-}
+/// The analysis of one position as the driver's work.
+struct PositionWork<'a>(&'a AnalyzeOptions);
 
-/// A position for a worker: sequence number, position index, the parsed line.
-type Job = (usize, usize, Parsed);
+impl Work for PositionWork<'_> {
+    type Item = Parsed;
+    type Output = Analysis;
+    type Bad = ParseError;
 
-/// Something to hand to the sink, once everything before it was handed.
-enum Event {
-    Bad(ParseError),
-    Resumed(Parsed),
-    Done(Analysis),
-    /// The position's search was stopped: nothing from here on is reported.
-    Stopped,
-}
-
-/// A counting semaphore bounding the items read but not yet reported.
-struct Permits {
-    state: Mutex<(usize, bool)>,
-    changed: Condvar,
-}
-
-impl Permits {
-    fn new(count: usize) -> Permits {
-        Permits {
-            state: Mutex::new((count, false)),
-            changed: Condvar::new(),
-        }
+    fn empties(&self, parsed: &Parsed) -> u32 {
+        parsed.position.board.empties()
     }
-    /// Waits for a permit; false once closed.
-    fn acquire(&self) -> bool {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if state.1 {
-                return false;
-            }
-            if state.0 > 0 {
-                state.0 -= 1;
-                return true;
-            }
-            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-    fn release(&self) {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
-        self.changed.notify_one();
-    }
-    fn close(&self) {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
-        self.changed.notify_all();
+
+    fn solve(
+        &self,
+        solver: &mut Solver,
+        parsed: &Parsed,
+        index: usize,
+    ) -> Result<Analysis, Stopped> {
+        analyze_position(solver, parsed, index, self.0)
     }
 }
 
-/// Reads the items on a thread of their own, so that a stop is seen even while standard input
-/// blocks. The thread is detached: it ends at the end of the input, when the permits close, or
-/// with the process.
-fn spawn_reader<I>(mut items: I, permits: Arc<Permits>, tx: Sender<Message>)
-where
-    I: Iterator<Item = Result<Parsed, ParseError>> + Send + 'static,
-{
-    thread::spawn(move || loop {
-        if !permits.acquire() {
-            return;
-        }
-        let message = match items.next() {
-            Some(item) => Message::Item(item),
-            None => Message::End,
-        };
-        let end = matches!(message, Message::End);
-        if tx.send(message).is_err() || end {
-            return;
-        }
-    });
-}
-
-fn worker(
-    solver: &mut Solver,
-    jobs: &Mutex<Receiver<Job>>,
-    tx: &Sender<Message>,
-    options: &AnalyzeOptions,
-) {
-    loop {
-        let job = jobs.lock().unwrap_or_else(|e| e.into_inner()).recv();
-        let Ok((seq, index, parsed)) = job else {
-            return;
-        };
-        let result = analyze_position(solver, &parsed, index, options);
-        if tx.send(Message::Solved(seq, result)).is_err() {
-            return;
-        }
-    }
-}
-
-/// The driver's state: items become numbered events, positions become jobs, finished events
-/// wait in `ready` until everything before them was reported.
-struct Run<'a> {
-    options: &'a AnalyzeOptions,
+/// Totals the analyses into a [`Summary`] on their way to the caller's sink.
+struct Tally<'a> {
     sink: &'a mut dyn Sink,
-    permits: &'a Permits,
-    handles: &'a [StopHandle],
+    check: bool,
     summary: Summary,
-    ready: BTreeMap<usize, Event>,
-    next_emit: usize,
-    next_seq: usize,
-    next_index: usize,
-    /// Positions of the shard still to be handed over as resumed.
-    resume_left: usize,
-    /// Positions not yet handed to a solver: (sequence number, index, line).
-    queue: VecDeque<Job>,
-    /// Jobs handed to the workers and not yet back.
-    in_flight: usize,
-    /// No more items will be taken (end of input, or a strict stop).
-    input_closed: bool,
-    /// A stop handle fired.
-    stopping: bool,
 }
 
-impl Run<'_> {
-    fn drive(
-        &mut self,
-        big: &mut Solver,
-        rx: &Receiver<Message>,
-        job_tx: &Sender<Job>,
-    ) -> Result<(), AnalyzeError> {
-        loop {
-            self.emit()?;
-            if !self.stopping && self.handles.iter().any(StopHandle::is_stopped) {
-                self.stopping = true;
-                self.summary.interrupted = true;
-                self.permits.close();
-                for handle in self.handles {
-                    handle.stop();
-                }
-            }
-            if !self.stopping {
-                while let Some(job) = self.queue.front() {
-                    if job.2.position.board.empties() <= self.options.parallel_max_empties {
-                        let job = self.queue.pop_front().expect("the queue has a front");
-                        // The workers outlive this loop, so the send cannot fail.
-                        let _ = job_tx.send(job);
-                        self.in_flight += 1;
-                    } else if self.in_flight == 0 {
-                        // A big position waits for the small ones before it, so that the
-                        // solver using every thread runs alone.
-                        let (seq, index, parsed) =
-                            self.queue.pop_front().expect("the queue has a front");
-                        let event = match analyze_position(big, &parsed, index, self.options) {
-                            Ok(analysis) => Event::Done(analysis),
-                            Err(Stopped) => Event::Stopped,
-                        };
-                        self.ready.insert(seq, event);
-                        self.emit()?;
-                    } else {
-                        break;
-                    }
-                }
-            }
-            let idle = self.in_flight == 0 && (self.stopping || self.queue.is_empty());
-            if idle && (self.stopping || self.input_closed) {
-                self.emit()?;
-                return Ok(());
-            }
-            match rx.recv_timeout(POLL) {
-                Ok(Message::Solved(seq, result)) => {
-                    self.in_flight -= 1;
-                    let event = result.map_or(Event::Stopped, Event::Done);
-                    self.ready.insert(seq, event);
-                }
-                Ok(Message::Item(item)) => self.take(item),
-                Ok(Message::End) => self.input_closed = true,
-                Err(RecvTimeoutError::Timeout) => {}
-                // The reader is gone: only after `End` or when the permits closed.
-                Err(RecvTimeoutError::Disconnected) => self.input_closed = true,
-            }
-        }
+impl<'a, 'o> batch::Sink<PositionWork<'o>> for Tally<'a> {
+    fn register(&mut self, handle: StopHandle) {
+        self.sink.register(handle);
     }
 
-    /// Numbers an input item and files it as an event or a job.
-    fn take(&mut self, item: Result<Parsed, ParseError>) {
-        if self.input_closed || self.stopping {
-            return;
-        }
-        let parsed = match item {
-            Ok(parsed) => parsed,
-            Err(error) => {
-                self.ready.insert(self.next_seq, Event::Bad(error));
-                self.next_seq += 1;
-                if self.options.strict {
-                    self.input_closed = true;
-                    self.summary.stopped_at_bad_line = true;
-                    self.permits.close();
-                }
-                return;
-            }
-        };
-        let index = self.next_index;
-        self.next_index += 1;
-        if !self.options.shard.contains(index) {
-            self.permits.release();
-            return;
-        }
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        if self.resume_left > 0 {
-            self.resume_left -= 1;
-            self.ready.insert(seq, Event::Resumed(parsed));
-        } else {
-            self.queue.push_back((seq, index, parsed));
-        }
+    fn resumed(&mut self, parsed: &Parsed) -> io::Result<()> {
+        self.sink.resumed(parsed)
     }
 
-    /// Reports the events that are next in order.
-    fn emit(&mut self) -> Result<(), AnalyzeError> {
-        while let Some(event) = self.ready.remove(&self.next_emit) {
-            if matches!(event, Event::Stopped) {
-                // Put it back: nothing after an unfinished position may be reported.
-                self.ready.insert(self.next_emit, event);
-                return Ok(());
+    fn done(&mut self, analysis: Analysis) -> io::Result<()> {
+        let summary = &mut self.summary;
+        summary.positions += 1;
+        summary.moves += analysis.moves.len();
+        summary.nodes += analysis.nodes;
+        match &analysis.check {
+            Some(mismatches) if mismatches.is_empty() => {
+                summary.checked += 1;
+                summary.correct += 1;
             }
-            self.next_emit += 1;
-            self.permits.release();
-            match event {
-                Event::Bad(error) => {
-                    self.summary.bad_lines += 1;
-                    self.sink.bad_line(&error)?;
-                }
-                Event::Resumed(parsed) => {
-                    self.summary.resumed += 1;
-                    self.sink.resumed(&parsed)?;
-                }
-                Event::Done(analysis) => {
-                    let summary = &mut self.summary;
-                    summary.positions += 1;
-                    summary.moves += analysis.moves.len();
-                    summary.nodes += analysis.nodes;
-                    match &analysis.check {
-                        Some(mismatches) if mismatches.is_empty() => {
-                            summary.checked += 1;
-                            summary.correct += 1;
-                        }
-                        Some(_) => {
-                            summary.checked += 1;
-                            summary.wrong += 1;
-                        }
-                        None if self.options.check => summary.unchecked += 1,
-                        None => {}
-                    }
-                    self.sink.analysed(&analysis)?;
-                }
-                Event::Stopped => unreachable!("handled above"),
+            Some(_) => {
+                summary.checked += 1;
+                summary.wrong += 1;
             }
+            None if self.check => summary.unchecked += 1,
+            None => {}
         }
-        Ok(())
+        self.sink.analysed(&analysis)
+    }
+
+    fn bad(&mut self, error: ParseError) -> io::Result<()> {
+        self.sink.bad_line(&error)
     }
 }
 
@@ -742,26 +392,7 @@ impl Run<'_> {
 mod tests {
     use super::*;
     use crate::notation::{parse_text, PositionReader};
-
-    #[test]
-    fn shards_parse_and_validate() {
-        assert_eq!("1/3".parse::<Shard>(), Ok(Shard { index: 1, count: 3 }));
-        assert_eq!(" 0/1 ".parse::<Shard>(), Ok(Shard::ALL));
-        assert_eq!(
-            "3/3".parse::<Shard>(),
-            Err(ShardError::IndexTooLarge { index: 3, count: 3 })
-        );
-        assert_eq!("0/0".parse::<Shard>(), Err(ShardError::NoParts));
-        for bad in ["", "1", "a/2", "-1/2", "1/", "/2", "1/2/3", "+1/2"] {
-            assert!(
-                matches!(bad.parse::<Shard>(), Err(ShardError::Syntax(_))),
-                "{bad}"
-            );
-        }
-        let shard = Shard::new(2, 4).unwrap();
-        assert!(shard.contains(2) && shard.contains(6) && !shard.contains(3));
-        assert_eq!(shard.to_string(), "2/4");
-    }
+    use crate::search::SolveOptions;
 
     /// Records what the driver hands over.
     #[derive(Default)]

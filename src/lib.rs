@@ -5,6 +5,7 @@
 //! of files or terminals; drivers (`analyze`, `bench`, `perft`) connect them.
 
 pub mod analyze;
+pub mod batch;
 pub mod bench;
 pub mod board;
 pub mod notation;

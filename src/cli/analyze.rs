@@ -2,30 +2,19 @@
 //! arguments, opens (or, with `--resume`, reads back and trims) the output, writes and flushes
 //! each finished position through `osolve::report::analyze`, draws the progress on standard
 //! error, and turns the run's summary into an exit code. The work itself is
-//! `osolve::analyze::analyze`.
+//! `osolve::analyze::analyze`; what it shares with `osolve games` is in `super::batch`.
 
-use super::{interrupt, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
-use anyhow::{bail, Context};
-use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use osolve::analyze::{
-    analyze, count_positions, inputs, Analysis, AnalyzeError, AnalyzeOptions, Shard, Sink,
-    PARALLEL_MAX_EMPTIES,
+use super::batch::{
+    interrupted_message, open_output, unless_broken_pipe, BatchArgs, Progress, ResumeCheck,
 };
+use super::{interrupt, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use clap::{Args, ValueEnum};
+use osolve::analyze::{analyze, count_positions, inputs, Analysis, AnalyzeOptions, Sink};
 use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format};
-use osolve::report::format_mnps;
 use osolve::search::StopHandle;
-use std::fs::{File, OpenOptions};
-use std::io::{self, IsTerminal, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
-
-/// How often the plain progress line is written when standard error is not a terminal.
-const PLAIN_PROGRESS_EVERY: Duration = Duration::from_secs(5);
+use std::io::{self, Write};
+use std::path::PathBuf;
 
 /// Output formats as the command line names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -55,9 +44,6 @@ pub struct AnalyzeArgs {
     /// transcripts); `-` is standard input.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Write the results to OUT (flushed after every position) instead of standard output.
-    #[arg(short, long, value_name = "OUT")]
-    output: Option<PathBuf>,
     /// Output format [default: from OUT's extension (.obf, .jsonl, .csv), else jsonl].
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
@@ -70,25 +56,11 @@ pub struct AnalyzeArgs {
     /// Compare with the scores the inputs carry (OBF annotations); exit 1 if one differs.
     #[arg(long)]
     check: bool,
-    /// Keep the positions OUT already holds (from an interrupted run) and append the rest.
-    #[arg(long)]
-    resume: bool,
-    /// Analyse only the positions whose 0-based index modulo N is K.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<String>,
     /// Stop at the first bad input line instead of skipping it.
     #[arg(long)]
     strict: bool,
-    /// No progress and no summary on standard error (errors, mismatches and the check verdict
-    /// are still written).
-    #[arg(short, long)]
-    quiet: bool,
     #[command(flatten)]
-    search: SearchArgs,
-    /// Positions with at most this many empties are solved in parallel with each other, one
-    /// thread each; the others one at a time with every thread.
-    #[arg(long, hide = true, default_value_t = PARALLEL_MAX_EMPTIES)]
-    parallel_max_empties: u32,
+    batch: BatchArgs,
 }
 
 /// Runs the subcommand: exit 0 when all went well, 1 when `--check` found a wrong score, 2
@@ -97,88 +69,57 @@ pub struct AnalyzeArgs {
 pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
     // The signal handler goes in before anything can take long.
     let interrupt = interrupt();
-    let shard = match &args.shard {
-        Some(text) => text
-            .parse::<Shard>()
-            .with_context(|| format!("--shard {text}"))?,
-        None => Shard::ALL,
-    };
-    if args.resume && args.output.is_none() {
-        bail!("--resume needs the output file it continues: -o OUT");
-    }
+    let batch = &args.batch;
+    let shard = batch.shard()?;
     let format = args
         .format
         .map(Format::from)
-        .or_else(|| args.output.as_deref().and_then(Format::from_path))
+        .or_else(|| batch.output.as_deref().and_then(Format::from_path))
         .unwrap_or(Format::Jsonl);
 
-    let (out, resumed_boards) = open_output(&args, format)?;
+    let output = open_output(batch, format.header(), &format, |reader| {
+        report::written(format, reader)
+    })?;
     let options = AnalyzeOptions {
         best_only: args.best_only,
         wld: args.wld,
         check: args.check,
         strict: args.strict,
         shard,
-        threads: args.search.threads.map_or(0, usize::from),
-        hash_mb: args.search.hash_mb as usize,
-        skip: resumed_boards.len(),
-        parallel_max_empties: args.parallel_max_empties,
+        threads: batch.threads(),
+        hash_mb: batch.search.hash_mb as usize,
+        skip: output.resumed.len(),
+        parallel_max_empties: batch.parallel_max_empties,
     };
-    let progress = if args.quiet {
+    let progress = if batch.quiet {
         Progress::none()
     } else {
         let total = count_positions(&args.files, shard)
-            .map(|count| count.saturating_sub(resumed_boards.len()));
-        Progress::start(total)
+            .map(|count| count.saturating_sub(output.resumed.len()));
+        Progress::start(total, "positions")
     };
     let mut sink = CliSink {
-        out,
-        out_name: args.output.as_ref().map_or_else(
-            || "standard output".to_string(),
-            |p| p.display().to_string(),
-        ),
+        out: output.out,
         format,
-        resumed_boards,
-        resumed: 0,
+        resumed: output.resumed,
         progress,
         strict: args.strict,
     };
     let result = analyze(inputs(args.files.clone()), &options, &mut sink);
     sink.progress.finish();
-    let summary = match result {
-        Ok(summary) => summary,
-        // The reader of standard output went away (`| head`): stop quietly, as pipes expect.
-        Err(AnalyzeError::Sink(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
-            return Ok(EXIT_OK)
-        }
-        Err(AnalyzeError::Sink(error)) => bail!("{error}"),
-        Err(error) => return Err(error.into()),
+    let Some(summary) = unless_broken_pipe(result)? else {
+        return Ok(EXIT_OK);
     };
     if summary.interrupted {
-        let again = if args.output.is_some() {
-            "; run the same command with --resume to finish"
-        } else {
-            ""
-        };
+        let items = ("position", "positions");
         eprintln!(
-            "interrupted: {} position{} finished and written to {} ({} in all){again}",
-            summary.positions,
-            if summary.positions == 1 { "" } else { "s" },
-            sink.out_name,
-            summary.resumed + summary.positions,
+            "{}",
+            interrupted_message(batch, summary.positions, summary.resumed, items)
         );
         return Ok(EXIT_INTERRUPTED);
     }
-    if sink.resumed < sink.resumed_boards.len() {
-        bail!(
-            "cannot resume: {} holds {} positions but the input has only {}; \
-             it was written from another input",
-            sink.out_name,
-            sink.resumed_boards.len(),
-            sink.resumed
-        );
-    }
-    if args.quiet {
+    sink.resumed.finish("positions")?;
+    if batch.quiet {
         if args.check {
             eprintln!("{}", report::check_verdict(&summary));
         }
@@ -197,54 +138,11 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
     })
 }
 
-/// Opens the output: standard output, a new (truncated) file, or with `--resume` the existing
-/// file trimmed to its whole records, with the board strings of the positions it holds.
-fn open_output(args: &AnalyzeArgs, format: Format) -> anyhow::Result<(Box<dyn Write>, Vec<u64>)> {
-    let Some(path) = &args.output else {
-        let mut out: Box<dyn Write> = Box::new(io::stdout());
-        out.write_all(format.header().as_bytes())?;
-        out.flush()?;
-        return Ok((out, Vec::new()));
-    };
-    let open = |path: &Path| -> anyhow::Result<File> {
-        let mut options = OpenOptions::new();
-        options.read(true).write(true).create(true);
-        if !args.resume {
-            options.truncate(true);
-        }
-        options
-            .open(path)
-            .with_context(|| format!("cannot open {}", path.display()))
-    };
-    let mut file = open(path)?;
-    let mut boards = Vec::new();
-    let mut has_header = false;
-    if args.resume {
-        let written = report::written(format, io::BufReader::new(&mut file))
-            .map_err(|e| anyhow::anyhow!("cannot resume {} as {format}: {e}", path.display()))?;
-        file.set_len(written.keep)
-            .with_context(|| format!("cannot trim {}", path.display()))?;
-        boards = written.boards;
-        has_header = written.has_header;
-    }
-    file.seek(SeekFrom::End(0))?;
-    let mut out: Box<dyn Write> = Box::new(io::BufWriter::new(file));
-    if !has_header {
-        out.write_all(format.header().as_bytes())?;
-    }
-    out.flush()?;
-    Ok((out, boards))
-}
-
 /// Writes each finished position and keeps the progress up to date.
 struct CliSink {
     out: Box<dyn Write>,
-    out_name: String,
     format: Format,
-    /// Fingerprints of the board strings of the positions the resumed output holds.
-    resumed_boards: Vec<u64>,
-    /// How many of them the input has confirmed so far.
-    resumed: usize,
+    resumed: ResumeCheck,
     progress: Progress,
     strict: bool,
 }
@@ -256,16 +154,8 @@ impl Sink for CliSink {
 
     fn resumed(&mut self, parsed: &Parsed) -> io::Result<()> {
         let board = format_board(&parsed.position);
-        let number = self.resumed + 1;
-        if self.resumed_boards[self.resumed] != report::fingerprint(&board) {
-            return Err(io::Error::other(format!(
-                "cannot resume: position {number} of {} is not position {number} of the input \
-                 ({}: {board}); it was written from another input or shard",
-                self.out_name, parsed.source
-            )));
-        }
-        self.resumed += 1;
-        Ok(())
+        self.resumed
+            .confirm(&board, "position", || format!("{}: {board}", parsed.source))
     }
 
     fn analysed(&mut self, analysis: &Analysis) -> io::Result<()> {
@@ -290,109 +180,5 @@ impl Sink for CliSink {
         };
         self.progress.message(&format!("{error} ({what})"));
         Ok(())
-    }
-}
-
-/// Counters shared with the plain progress thread.
-#[derive(Default)]
-struct Counters {
-    done: AtomicUsize,
-    nodes: AtomicU64,
-    finished: AtomicBool,
-}
-
-/// The progress on standard error: a bar on a terminal, a plain line every few seconds
-/// otherwise, or nothing with `--quiet`.
-struct Progress {
-    bar: Option<ProgressBar>,
-    counters: Arc<Counters>,
-    ticker: Option<JoinHandle<()>>,
-    start: Instant,
-}
-
-impl Progress {
-    fn none() -> Progress {
-        Progress {
-            bar: None,
-            counters: Arc::default(),
-            ticker: None,
-            start: Instant::now(),
-        }
-    }
-
-    fn start(total: Option<usize>) -> Progress {
-        let mut progress = Progress::none();
-        if io::stderr().is_terminal() {
-            let (bar, template) = match total {
-                Some(total) => (
-                    ProgressBar::new(total as u64),
-                    "{spinner} {pos}/{len} positions [{wide_bar}] {elapsed_precise} ETA {eta} {msg}",
-                ),
-                None => (
-                    ProgressBar::new_spinner(),
-                    "{spinner} {pos} positions {elapsed_precise} {msg}",
-                ),
-            };
-            let style = ProgressStyle::with_template(template)
-                .expect("the template is valid")
-                .progress_chars("=> ");
-            bar.set_style(style);
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-            bar.enable_steady_tick(Duration::from_millis(200));
-            progress.bar = Some(bar);
-        } else {
-            let counters = progress.counters.clone();
-            let start = progress.start;
-            progress.ticker = Some(std::thread::spawn(move || {
-                let mut next = start + PLAIN_PROGRESS_EVERY;
-                while !counters.finished.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(100));
-                    if Instant::now() >= next {
-                        next += PLAIN_PROGRESS_EVERY;
-                        eprintln!(
-                            "{}",
-                            report::progress_line(
-                                counters.done.load(Ordering::SeqCst),
-                                total,
-                                counters.nodes.load(Ordering::SeqCst),
-                                start.elapsed()
-                            )
-                        );
-                    }
-                }
-            }));
-        }
-        progress
-    }
-
-    /// One more position done.
-    fn advance(&self, nodes: u64) {
-        self.counters.done.fetch_add(1, Ordering::SeqCst);
-        let all = self.counters.nodes.fetch_add(nodes, Ordering::SeqCst) + nodes;
-        if let Some(bar) = &self.bar {
-            bar.inc(1);
-            let seconds = self.start.elapsed().as_secs_f64();
-            if seconds > 0.0 {
-                bar.set_message(format_mnps(all as f64 / seconds));
-            }
-        }
-    }
-
-    /// A line on standard error that the bar must not draw over.
-    fn message(&self, line: &str) {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| eprintln!("{line}")),
-            None => eprintln!("{line}"),
-        }
-    }
-
-    fn finish(&mut self) {
-        if let Some(bar) = self.bar.take() {
-            bar.finish_and_clear();
-        }
-        self.counters.finished.store(true, Ordering::SeqCst);
-        if let Some(ticker) = self.ticker.take() {
-            let _ = ticker.join();
-        }
     }
 }

@@ -3,6 +3,7 @@
 //! through `osolve::report`. No search or parsing logic lives here.
 
 mod analyze;
+mod batch;
 mod bench;
 mod perft;
 mod solve;

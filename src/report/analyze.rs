@@ -1,15 +1,15 @@
 //! The formats of `osolve analyze`: an [`Analysis`] as an OBF line (Edax's, so files
 //! interoperate), a JSON line or CSV rows; the mismatch lines and verdict of `--check`; the
-//! progress line and the final summary; and, for `--resume`, reading back which positions an
-//! output already holds. Strings in, strings out: it never prints and never touches a file.
+//! final summary; and, for `--resume`, reading back which positions an output already holds
+//! (the progress line and the rest that `osolve games` shares are in [`super::batch`]). Strings in, strings out: it never prints and never touches a file.
 
 use std::fmt;
 use std::io::BufRead;
 use std::path::Path;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::batch::{csv_field, csv_fields, fingerprint, milliseconds, plural, Written};
 use super::{format_count, format_mnps, format_seconds};
 use crate::analyze::{Analysis, Checked, Mismatch, Summary};
 use crate::board::Square;
@@ -116,10 +116,6 @@ pub struct JsonRecord {
     pub time_ms: f64,
 }
 
-fn milliseconds(time: Duration) -> f64 {
-    (time.as_secs_f64() * 1e6).round() / 1e3
-}
-
 /// The JSON line (no newline): `{"source":"file:line","position":"...","empties":22,
 /// "moves":[{"move":"a2","score":38},...],"best_score":38,"best_moves":["a2"],"nodes":123,
 /// "time_ms":4.5}`.
@@ -148,15 +144,6 @@ pub fn json_line(analysis: &Analysis) -> String {
     serde_json::to_string(&record).expect("a record of strings and numbers serializes")
 }
 
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 /// The CSV rows of a position, each with its newline: one per scored move, best first, with
 /// the position's best score, nodes and time repeated; a finished game has one row with the
 /// move and score left empty.
@@ -181,32 +168,6 @@ pub fn csv_rows(analysis: &Analysis) -> String {
         .iter()
         .map(|m| format!("{lead},{},{},{tail}\n", move_name(m.mv), m.score))
         .collect()
-}
-
-/// The fields of one CSV line (quotes removed); `None` when a quote is not closed.
-pub fn csv_fields(line: &str) -> Option<Vec<String>> {
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let mut chars = line.chars().peekable();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (true, '"') => quoted = false,
-            (true, c) => field.push(c),
-            (false, '"') if field.is_empty() => quoted = true,
-            (false, ',') => fields.push(std::mem::take(&mut field)),
-            (false, c) => field.push(c),
-        }
-    }
-    if quoted {
-        return None;
-    }
-    fields.push(field);
-    Some(fields)
 }
 
 /// A mismatch found by `--check`, without a newline:
@@ -236,14 +197,6 @@ pub fn check_verdict(summary: &Summary) -> String {
         summary.correct,
         summary.wrong
     )
-}
-
-fn plural(count: usize) -> &'static str {
-    if count == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 /// The end-of-run summary, one line each, every line with its newline: positions, moves scored,
@@ -294,74 +247,12 @@ pub fn summary(summary: &Summary, check: bool) -> String {
     text
 }
 
-/// A duration as people read it: `42 s`, `3m 05s`, `2h 07m`.
-pub fn format_duration(time: Duration) -> String {
-    let seconds = time.as_secs();
-    match seconds {
-        0..=59 => format!("{seconds} s"),
-        60..=3599 => format!("{}m {:02}s", seconds / 60, seconds % 60),
-        _ => format!("{}h {:02}m", seconds / 3600, seconds / 60 % 60),
-    }
-}
-
-/// The plain progress line written every few seconds without a terminal (no newline):
-/// `progress: 120/1000 positions (12%), 1.52G nodes, 15.3 Mn/s, 1m 05s elapsed, ETA 7m 56s`.
-pub fn progress_line(done: usize, total: Option<usize>, nodes: u64, elapsed: Duration) -> String {
-    let seconds = elapsed.as_secs_f64();
-    let nps = if seconds > 0.0 {
-        nodes as f64 / seconds
-    } else {
-        0.0
-    };
-    let count = match total {
-        Some(total) if total > 0 => {
-            format!("{done}/{total} positions ({}%)", done * 100 / total)
-        }
-        Some(total) => format!("{done}/{total} positions"),
-        None => format!("{done} positions"),
-    };
-    let mut line = format!(
-        "progress: {count}, {} nodes, {}, {} elapsed",
-        format_count(nodes),
-        format_mnps(nps),
-        format_duration(elapsed)
-    );
-    if let Some(total) = total {
-        if done > 0 && done < total {
-            let left = elapsed.mul_f64((total - done) as f64 / done as f64);
-            line.push_str(&format!(", ETA {}", format_duration(left)));
-        }
-    }
-    line
-}
-
-/// What an existing output holds, for `--resume`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written {
-    /// The [`fingerprint`] of the board string of every whole position record, in order (8
-    /// bytes a position however long the output).
-    pub boards: Vec<u64>,
-    /// Bytes to keep: the whole records (and the CSV header). Anything after it is a record cut
-    /// short by an interruption, to be written again.
-    pub keep: u64,
-    /// Whether the kept bytes already hold the header.
-    pub has_header: bool,
-}
-
-/// A 64-bit fingerprint of a board string (FNV-1a), to compare a resumed output's positions
-/// with the input's without keeping the strings.
-pub fn fingerprint(board: &str) -> u64 {
-    board.bytes().fold(0xCBF2_9CE4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01B3)
-    })
-}
-
 /// Reads back, as a stream, the positions an output in `format` already holds. A last line
 /// without its newline is not counted (it was cut short); with CSV, whose positions take
 /// several rows, the last position is not counted either (its rows may be incomplete). An
 /// error says which line is not a record of this format, or what could not be read.
 pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, String> {
-    let mut boards = Vec::new();
+    let mut keys = Vec::new();
     let mut offset = 0u64;
     let mut keep = 0u64;
     let mut has_header = format.header().is_empty();
@@ -387,13 +278,13 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
                     .get(..66)
                     .filter(|_| text[66..].starts_with(';'))
                     .ok_or_else(not_a_record)?;
-                boards.push(fingerprint(board));
+                keys.push(fingerprint(board));
                 keep = offset;
             }
             Format::Jsonl => {
                 let record: JsonRecord =
                     serde_json::from_str(text).map_err(|e| format!("{}: {e}", not_a_record()))?;
-                boards.push(fingerprint(&record.position));
+                keys.push(fingerprint(&record.position));
                 keep = offset;
             }
             Format::Csv if number == 1 => {
@@ -416,7 +307,7 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
                     if group.is_some() {
                         keep = start;
                     }
-                    boards.push(fingerprint(&fields[1]));
+                    keys.push(fingerprint(&fields[1]));
                     group = Some(key);
                 }
             }
@@ -424,10 +315,10 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
     }
     if format == Format::Csv && group.is_some() {
         // The last group may be cut short: it is not counted, and written again.
-        boards.pop();
+        keys.pop();
     }
     Ok(Written {
-        boards,
+        keys,
         keep,
         has_header,
     })
@@ -439,6 +330,7 @@ mod tests {
     use crate::board::Position;
     use crate::notation::{parse_position, Source};
     use crate::search::MoveScore;
+    use std::time::Duration;
 
     fn sq(name: &str) -> Option<Square> {
         Some(name.parse().unwrap())
@@ -546,12 +438,6 @@ mod tests {
             ..Summary::default()
         };
         assert!(summary(&s, true).ends_with("checked 20 positions: 19 correct, 1 wrong\n"));
-        assert_eq!(format_duration(Duration::from_secs(65)), "1m 05s");
-        let line = progress_line(10, Some(40), 2_000_000, Duration::from_secs(10));
-        assert_eq!(
-            line,
-            "progress: 10/40 positions (25%), 2.00M nodes, 0.2 Mn/s, 10 s elapsed, ETA 30 s"
-        );
     }
 
     #[test]
@@ -569,15 +455,15 @@ mod tests {
             );
             let cut = &whole[..whole.len() - 5];
             let w = written(format, cut.as_bytes()).unwrap();
-            assert_eq!(w.boards, [fingerprint(START)], "{format}");
+            assert_eq!(w.keys, [fingerprint(START)], "{format}");
             let first = (format.header().len() + record(format, &a).len()) as u64;
             assert_eq!(w.keep, first, "{format}");
             assert!(w.has_header);
             let w = written(format, whole.as_bytes()).unwrap();
             if format == Format::Csv {
-                assert_eq!((w.boards.len(), w.keep), (1, first));
+                assert_eq!((w.keys.len(), w.keep), (1, first));
             } else {
-                assert_eq!((w.boards.len(), w.keep), (2, whole.len() as u64));
+                assert_eq!((w.keys.len(), w.keep), (2, whole.len() as u64));
             }
         }
         assert!(written(Format::Obf, &b"hello\n"[..])

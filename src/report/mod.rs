@@ -6,6 +6,7 @@
 //! and whether the terminal can show Unicode.
 
 pub mod analyze;
+pub mod batch;
 pub mod bench;
 pub mod solve;
 

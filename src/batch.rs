@@ -1,0 +1,584 @@
+//! The batch driver shared by `osolve analyze` and `osolve games`: streams input items through
+//! exact solvers and hands each finished result to a [`Sink`], in input order. It owns the
+//! scheduling (items with few empties solved in parallel with each other, one single-threaded
+//! [`Solver`] per worker; items with more empties one at a time by a multi-threaded solver),
+//! the bounded in-flight window that keeps memory flat however long the input is, sharding,
+//! skipping the items that a resumed run already has, and stopping promptly when a solver's
+//! stop handle fires.
+//!
+//! What an item is and what a solver makes of it is the [`Work`] of the caller
+//! ([`crate::analyze`] for positions, [`crate::games`] for whole games). The driver never
+//! prints, formats or knows about terminals and files.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+use std::io;
+use std::str::FromStr;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::search::{SearchError, SolveOptions, Solver, StopHandle, Stopped};
+
+/// Items with at most this many empties are solved in parallel with each other, one
+/// single-threaded solver per worker; above it one at a time by a solver using every thread.
+///
+/// Measured with `--threads 2` on an idle 2-core machine, random positions, elapsed seconds
+/// (CPU use) one position per worker vs. one position at a time: 400 of 10-14 empties 1.3 s
+/// (190%) vs 2.9 s (122%); 60 of 16 empties 4.1 s (189%) vs 6.2 s (179%); 16 of 18 empties
+/// 7.7 s (189%) vs 10.2 s (192%); 6 of 20 empties 9.7 s (159%, the last position alone) vs
+/// 8.5 s (195%). Below about 20 empties the split search spends more than it gains; from
+/// there on one position at a time with every thread is faster, finishes each position
+/// sooner, and loses less work to an interruption.
+pub const PARALLEL_MAX_EMPTIES: u32 = 19;
+
+/// Items read but not yet reported, per worker thread: enough to keep every worker fed while
+/// a slow position holds up the output order, small enough that memory does not grow with input.
+const WINDOW_PER_WORKER: usize = 8;
+
+/// How often the driver looks for a stop request while it waits.
+const POLL: Duration = Duration::from_millis(50);
+
+/// One of N deterministic parts of an input: the items whose 0-based index (counted over all
+/// inputs, bad items not counted) modulo `count` is `index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This part, 0-based, below `count`.
+    pub index: usize,
+    /// Number of parts, at least 1.
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole input as one part.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Part `index` of `count`; an error unless `index < count`.
+    pub fn new(index: usize, count: usize) -> Result<Shard, ShardError> {
+        if count == 0 {
+            return Err(ShardError::NoParts);
+        }
+        if index >= count {
+            return Err(ShardError::IndexTooLarge { index, count });
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// True when the item with this 0-based index belongs to the part.
+    pub fn contains(&self, item_index: usize) -> bool {
+        item_index % self.count == self.index
+    }
+
+    /// How many of `total` items (indices 0..total) belong to the part.
+    pub fn share_of(&self, total: usize) -> usize {
+        total / self.count + usize::from(total % self.count > self.index)
+    }
+}
+
+impl Default for Shard {
+    fn default() -> Self {
+        Shard::ALL
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A `--shard K/N` that is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// Not two whole numbers separated by `/`.
+    #[error("expected K/N with whole numbers K < N (such as 0/4), found '{0}'")]
+    Syntax(String),
+    /// N is zero.
+    #[error("the number of shards N must be at least 1")]
+    NoParts,
+    /// K is not below N.
+    #[error("shard K={index} must be below N={count} (shards are numbered 0 to N-1)")]
+    IndexTooLarge {
+        /// K.
+        index: usize,
+        /// N.
+        count: usize,
+    },
+}
+
+impl FromStr for Shard {
+    type Err = ShardError;
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let syntax = || ShardError::Syntax(text.to_string());
+        let (k, n) = text.trim().split_once('/').ok_or_else(syntax)?;
+        let number = |s: &str| {
+            let s = s.trim();
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(syntax());
+            }
+            s.parse::<usize>().map_err(|_| syntax())
+        };
+        Shard::new(number(k)?, number(n)?)
+    }
+}
+
+/// What the driver does with each item: the caller's half of a batch run.
+pub trait Work: Sync {
+    /// One unit of input (a parsed position, a replayed game).
+    type Item: Send + 'static;
+    /// What a solver makes of an item.
+    type Output: Send + 'static;
+    /// An input item that could not be read; it is reported and skipped.
+    type Bad: Send + 'static;
+    /// The empties of the largest search the item needs: the driver solves items with at most
+    /// [`Options::parallel_max_empties`] in parallel with each other, the others one at a time.
+    fn empties(&self, item: &Self::Item) -> u32;
+    /// Solves one item; `index` is its 0-based index over all inputs (bad items not counted).
+    fn solve(
+        &self,
+        solver: &mut Solver,
+        item: &Self::Item,
+        index: usize,
+    ) -> Result<Self::Output, Stopped>;
+}
+
+/// Receives the results of a run, always from the thread that called [`run`] and always in
+/// input order. An error from any method ends the run with [`BatchError::Sink`].
+pub trait Sink<W: Work + ?Sized> {
+    /// A solver was created; `handle` stops it (and so the run) when fired.
+    fn register(&mut self, handle: StopHandle);
+    /// One of the first `skip` items of the shard, not solved (a resumed run has it).
+    fn resumed(&mut self, item: &W::Item) -> io::Result<()>;
+    /// An item is finished.
+    fn done(&mut self, output: W::Output) -> io::Result<()>;
+    /// An item could not be read; it is skipped (or ends a strict run).
+    fn bad(&mut self, bad: W::Bad) -> io::Result<()>;
+}
+
+/// How to run a batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Stop at the first bad item instead of skipping it.
+    pub strict: bool,
+    /// The part of the input to solve.
+    pub shard: Shard,
+    /// Worker threads in total; 0 means one per core.
+    pub threads: usize,
+    /// Transposition table size in MiB in total: the parallel workers share it out, the
+    /// one-at-a-time solver uses all of it (tables grow only as they are used).
+    pub hash_mb: usize,
+    /// Prove only win/draw/loss.
+    pub wld: bool,
+    /// The first items of the shard that a resumed run already has: they are handed to
+    /// [`Sink::resumed`] in order and not solved.
+    pub skip: usize,
+    /// See [`PARALLEL_MAX_EMPTIES`].
+    pub parallel_max_empties: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            strict: false,
+            shard: Shard::ALL,
+            threads: 0,
+            hash_mb: 256,
+            wld: false,
+            skip: 0,
+            parallel_max_empties: PARALLEL_MAX_EMPTIES,
+        }
+    }
+}
+
+/// What the driver counted in a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Good items read from the inputs, in every shard.
+    pub read: usize,
+    /// Items solved and handed to [`Sink::done`].
+    pub done: usize,
+    /// Items handed to [`Sink::resumed`].
+    pub resumed: usize,
+    /// Bad items (skipped, or the one that stopped a strict run).
+    pub bad: usize,
+    /// Wall time of the run.
+    pub time: Duration,
+    /// The run was stopped (a stop handle fired) before the end of the input.
+    pub interrupted: bool,
+    /// A strict run stopped at a bad item.
+    pub stopped_at_bad: bool,
+}
+
+/// Why a run could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// The solvers could not be built.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// The sink failed (writing the output, or a resumed output that does not match).
+    #[error(transparent)]
+    Sink(#[from] io::Error),
+}
+
+/// Runs `work` over `items` and hands every result to `sink` in input order, each as soon as
+/// it and all before it are finished. Stops early when a registered stop handle fires (the
+/// totals then say `interrupted`; items after the first unfinished one are dropped, never
+/// reported out of order) or, with `strict`, at the first bad item.
+pub fn run<W, I>(
+    work: &W,
+    items: I,
+    options: &Options,
+    sink: &mut dyn Sink<W>,
+) -> Result<Totals, BatchError>
+where
+    W: Work,
+    I: Iterator<Item = Result<W::Item, W::Bad>> + Send + 'static,
+{
+    let start = Instant::now();
+    let threads = if options.threads == 0 {
+        thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        options.threads
+    };
+    let solve_options = |threads: usize, hash_mb: usize| SolveOptions {
+        threads,
+        hash_mb: hash_mb.max(1),
+        wld: options.wld,
+    };
+    // Every solver exists before the first item: their stop handles are registered at once,
+    // and their tables take memory only as they fill.
+    let mut big = Solver::new(solve_options(threads, options.hash_mb))?;
+    let mut workers = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        workers.push(Solver::new(solve_options(1, options.hash_mb / threads))?);
+    }
+    let mut handles = vec![big.stop_handle()];
+    handles.extend(workers.iter().map(Solver::stop_handle));
+    for handle in &handles {
+        sink.register(handle.clone());
+    }
+
+    let window = WINDOW_PER_WORKER * threads + 4;
+    let permits = Arc::new(Permits::new(window));
+    let (tx, rx) = mpsc::channel::<MessageOf<W>>();
+    spawn_reader(items, permits.clone(), tx.clone());
+
+    let (job_tx, job_rx) = mpsc::channel::<Job<W::Item>>();
+    let job_rx = Arc::new(Mutex::new(job_rx));
+    let mut state = Run {
+        work,
+        options,
+        sink,
+        permits: &permits,
+        handles: &handles,
+        totals: Totals::default(),
+        ready: BTreeMap::new(),
+        next_emit: 0,
+        next_seq: 0,
+        resume_left: options.skip,
+        queue: VecDeque::new(),
+        in_flight: 0,
+        input_closed: false,
+        stopping: false,
+    };
+    let result = thread::scope(|scope| {
+        for mut solver in workers {
+            let (job_rx, tx) = (job_rx.clone(), tx.clone());
+            scope.spawn(move || worker(work, &mut solver, &job_rx, &tx));
+        }
+        drop(tx);
+        let result = state.drive(&mut big, &rx, &job_tx);
+        if result.is_err() {
+            // Let the workers finish their current item at once.
+            for handle in &handles {
+                handle.stop();
+            }
+        }
+        drop(job_tx);
+        result
+    });
+    permits.close();
+    result?;
+    let mut totals = state.totals;
+    totals.time = start.elapsed();
+    Ok(totals)
+}
+
+/// A message to the driver thread about items `T` with outputs `O` and bad items `B`.
+enum Message<T, O, B> {
+    /// The next input item.
+    Item(Result<T, B>),
+    /// The input is exhausted.
+    End,
+    /// A worker finished (or was stopped on) the job with this sequence number.
+    Solved(usize, Result<O, Stopped>),
+}
+
+/// The messages of a run of `W`.
+type MessageOf<W> = Message<<W as Work>::Item, <W as Work>::Output, <W as Work>::Bad>;
+
+/// An item for a worker: sequence number, item index, the item.
+type Job<T> = (usize, usize, T);
+
+/// Something to hand to the sink, once everything before it was handed.
+enum Event<W: Work> {
+    Bad(W::Bad),
+    Resumed(W::Item),
+    Done(W::Output),
+    /// The item's search was stopped: nothing from here on is reported.
+    Stopped,
+}
+
+/// A counting semaphore bounding the items read but not yet reported.
+struct Permits {
+    state: Mutex<(usize, bool)>,
+    changed: Condvar,
+}
+
+impl Permits {
+    fn new(count: usize) -> Permits {
+        Permits {
+            state: Mutex::new((count, false)),
+            changed: Condvar::new(),
+        }
+    }
+    /// Waits for a permit; false once closed.
+    fn acquire(&self) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if state.1 {
+                return false;
+            }
+            if state.0 > 0 {
+                state.0 -= 1;
+                return true;
+            }
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+    fn release(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
+        self.changed.notify_one();
+    }
+    fn close(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.changed.notify_all();
+    }
+}
+
+/// Reads the items on a thread of their own, so that a stop is seen even while standard input
+/// blocks. The thread is detached: it ends at the end of the input, when the permits close, or
+/// with the process.
+fn spawn_reader<T, O, B, I>(mut items: I, permits: Arc<Permits>, tx: Sender<Message<T, O, B>>)
+where
+    T: Send + 'static,
+    O: Send + 'static,
+    B: Send + 'static,
+    I: Iterator<Item = Result<T, B>> + Send + 'static,
+{
+    thread::spawn(move || loop {
+        if !permits.acquire() {
+            return;
+        }
+        let message = match items.next() {
+            Some(item) => Message::Item(item),
+            None => Message::End,
+        };
+        let end = matches!(message, Message::End);
+        if tx.send(message).is_err() || end {
+            return;
+        }
+    });
+}
+
+fn worker<W: Work>(
+    work: &W,
+    solver: &mut Solver,
+    jobs: &Mutex<Receiver<Job<W::Item>>>,
+    tx: &Sender<MessageOf<W>>,
+) {
+    loop {
+        let job = jobs.lock().unwrap_or_else(|e| e.into_inner()).recv();
+        let Ok((seq, index, item)) = job else {
+            return;
+        };
+        let result = work.solve(solver, &item, index);
+        if tx.send(Message::Solved(seq, result)).is_err() {
+            return;
+        }
+    }
+}
+
+/// The driver's state: items become numbered events, good items become jobs, finished events
+/// wait in `ready` until everything before them was reported.
+struct Run<'a, W: Work> {
+    work: &'a W,
+    options: &'a Options,
+    sink: &'a mut dyn Sink<W>,
+    permits: &'a Permits,
+    handles: &'a [StopHandle],
+    totals: Totals,
+    ready: BTreeMap<usize, Event<W>>,
+    next_emit: usize,
+    next_seq: usize,
+    /// Items of the shard still to be handed over as resumed.
+    resume_left: usize,
+    /// Items not yet handed to a solver: (sequence number, index, item).
+    queue: VecDeque<Job<W::Item>>,
+    /// Jobs handed to the workers and not yet back.
+    in_flight: usize,
+    /// No more items will be taken (end of input, or a strict stop).
+    input_closed: bool,
+    /// A stop handle fired.
+    stopping: bool,
+}
+
+impl<W: Work> Run<'_, W> {
+    fn drive(
+        &mut self,
+        big: &mut Solver,
+        rx: &Receiver<MessageOf<W>>,
+        job_tx: &Sender<Job<W::Item>>,
+    ) -> Result<(), BatchError> {
+        loop {
+            self.emit()?;
+            if !self.stopping && self.handles.iter().any(StopHandle::is_stopped) {
+                self.stopping = true;
+                self.totals.interrupted = true;
+                self.permits.close();
+                for handle in self.handles {
+                    handle.stop();
+                }
+            }
+            if !self.stopping {
+                while let Some(job) = self.queue.front() {
+                    if self.work.empties(&job.2) <= self.options.parallel_max_empties {
+                        let job = self.queue.pop_front().expect("the queue has a front");
+                        // The workers outlive this loop, so the send cannot fail.
+                        let _ = job_tx.send(job);
+                        self.in_flight += 1;
+                    } else if self.in_flight == 0 {
+                        // A big item waits for the small ones before it, so that the solver
+                        // using every thread runs alone.
+                        let (seq, index, item) =
+                            self.queue.pop_front().expect("the queue has a front");
+                        let event = match self.work.solve(big, &item, index) {
+                            Ok(output) => Event::Done(output),
+                            Err(Stopped) => Event::Stopped,
+                        };
+                        self.ready.insert(seq, event);
+                        self.emit()?;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            let idle = self.in_flight == 0 && (self.stopping || self.queue.is_empty());
+            if idle && (self.stopping || self.input_closed) {
+                self.emit()?;
+                return Ok(());
+            }
+            match rx.recv_timeout(POLL) {
+                Ok(Message::Solved(seq, result)) => {
+                    self.in_flight -= 1;
+                    let event = result.map_or(Event::Stopped, Event::Done);
+                    self.ready.insert(seq, event);
+                }
+                Ok(Message::Item(item)) => self.take(item),
+                Ok(Message::End) => self.input_closed = true,
+                Err(RecvTimeoutError::Timeout) => {}
+                // The reader is gone: only after `End` or when the permits closed.
+                Err(RecvTimeoutError::Disconnected) => self.input_closed = true,
+            }
+        }
+    }
+
+    /// Numbers an input item and files it as an event or a job.
+    fn take(&mut self, item: Result<W::Item, W::Bad>) {
+        if self.input_closed || self.stopping {
+            return;
+        }
+        let item = match item {
+            Ok(item) => item,
+            Err(bad) => {
+                self.ready.insert(self.next_seq, Event::Bad(bad));
+                self.next_seq += 1;
+                if self.options.strict {
+                    self.input_closed = true;
+                    self.totals.stopped_at_bad = true;
+                    self.permits.close();
+                }
+                return;
+            }
+        };
+        let index = self.totals.read;
+        self.totals.read += 1;
+        if !self.options.shard.contains(index) {
+            self.permits.release();
+            return;
+        }
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        if self.resume_left > 0 {
+            self.resume_left -= 1;
+            self.ready.insert(seq, Event::Resumed(item));
+        } else {
+            self.queue.push_back((seq, index, item));
+        }
+    }
+
+    /// Reports the events that are next in order.
+    fn emit(&mut self) -> Result<(), BatchError> {
+        while let Some(event) = self.ready.remove(&self.next_emit) {
+            if matches!(event, Event::Stopped) {
+                // Put it back: nothing after an unfinished item may be reported.
+                self.ready.insert(self.next_emit, event);
+                return Ok(());
+            }
+            self.next_emit += 1;
+            self.permits.release();
+            match event {
+                Event::Bad(bad) => {
+                    self.totals.bad += 1;
+                    self.sink.bad(bad)?;
+                }
+                Event::Resumed(item) => {
+                    self.totals.resumed += 1;
+                    self.sink.resumed(&item)?;
+                }
+                Event::Done(output) => {
+                    self.totals.done += 1;
+                    self.sink.done(output)?;
+                }
+                Event::Stopped => unreachable!("handled above"),
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_validate() {
+        assert_eq!("1/3".parse::<Shard>(), Ok(Shard { index: 1, count: 3 }));
+        assert_eq!(" 0/1 ".parse::<Shard>(), Ok(Shard::ALL));
+        assert_eq!(
+            "3/3".parse::<Shard>(),
+            Err(ShardError::IndexTooLarge { index: 3, count: 3 })
+        );
+        assert_eq!("0/0".parse::<Shard>(), Err(ShardError::NoParts));
+        for bad in ["", "1", "a/2", "-1/2", "1/", "/2", "1/2/3", "+1/2"] {
+            assert!(
+                matches!(bad.parse::<Shard>(), Err(ShardError::Syntax(_))),
+                "{bad}"
+            );
+        }
+        let shard = Shard::new(2, 4).unwrap();
+        assert!(shard.contains(2) && shard.contains(6) && !shard.contains(3));
+        assert_eq!(shard.to_string(), "2/4");
+    }
+}

@@ -1,0 +1,156 @@
+//! What the batch commands (`osolve analyze`, `osolve games`) share in their output: the
+//! progress line, durations, CSV fields, and reading back which records an output already
+//! holds for `--resume` (fingerprints of each record's key). Strings in, strings out.
+
+use std::time::Duration;
+
+use super::{format_count, format_mnps};
+
+/// `""` for one, `"s"` otherwise.
+pub fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Milliseconds to the microsecond, as the JSON and CSV records write times.
+pub fn milliseconds(time: Duration) -> f64 {
+    (time.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+pub fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// The fields of one CSV line (quotes removed); `None` when a quote is not closed.
+pub fn csv_fields(line: &str) -> Option<Vec<String>> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut chars = line.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') if field.is_empty() => quoted = true,
+            (false, ',') => fields.push(std::mem::take(&mut field)),
+            (false, c) => field.push(c),
+        }
+    }
+    if quoted {
+        return None;
+    }
+    fields.push(field);
+    Some(fields)
+}
+
+/// A duration as people read it: `42 s`, `3m 05s`, `2h 07m`.
+pub fn format_duration(time: Duration) -> String {
+    let seconds = time.as_secs();
+    match seconds {
+        0..=59 => format!("{seconds} s"),
+        60..=3599 => format!("{}m {:02}s", seconds / 60, seconds % 60),
+        _ => format!("{}h {:02}m", seconds / 3600, seconds / 60 % 60),
+    }
+}
+
+/// The plain progress line written every few seconds without a terminal (no newline):
+/// `progress: 120/1000 positions (12%), 1.52G nodes, 15.3 Mn/s, 1m 05s elapsed, ETA 7m 56s`,
+/// counting `unit` (`positions`, `games`).
+pub fn progress_line(
+    done: usize,
+    total: Option<usize>,
+    unit: &str,
+    nodes: u64,
+    elapsed: Duration,
+) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let nps = if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    };
+    let count = match total {
+        Some(total) if total > 0 => {
+            format!("{done}/{total} {unit} ({}%)", done * 100 / total)
+        }
+        Some(total) => format!("{done}/{total} {unit}"),
+        None => format!("{done} {unit}"),
+    };
+    let mut line = format!(
+        "progress: {count}, {} nodes, {}, {} elapsed",
+        format_count(nodes),
+        format_mnps(nps),
+        format_duration(elapsed)
+    );
+    if let Some(total) = total {
+        if done > 0 && done < total {
+            let left = elapsed.mul_f64((total - done) as f64 / done as f64);
+            line.push_str(&format!(", ETA {}", format_duration(left)));
+        }
+    }
+    line
+}
+
+/// What an existing output holds, for `--resume`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The [`fingerprint`] of the key of every whole record, in order (8 bytes a record
+    /// however long the output): a position's board string, a game's name and moves.
+    pub keys: Vec<u64>,
+    /// Bytes to keep: the whole records (and the CSV header). Anything after it is a record cut
+    /// short by an interruption, to be written again.
+    pub keep: u64,
+    /// Whether the kept bytes already hold the header.
+    pub has_header: bool,
+}
+
+/// A 64-bit fingerprint of a record's key (FNV-1a), to compare a resumed output's records with
+/// the input's without keeping the strings.
+pub fn fingerprint(key: &str) -> u64 {
+    key.bytes().fold(0xCBF2_9CE4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01B3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_and_progress() {
+        assert_eq!(format_duration(Duration::from_secs(65)), "1m 05s");
+        let line = progress_line(
+            10,
+            Some(40),
+            "positions",
+            2_000_000,
+            Duration::from_secs(10),
+        );
+        assert_eq!(
+            line,
+            "progress: 10/40 positions (25%), 2.00M nodes, 0.2 Mn/s, 10 s elapsed, ETA 30 s"
+        );
+        let line = progress_line(3, None, "games", 0, Duration::from_secs(4000));
+        assert_eq!(line, "progress: 3 games, 0 nodes, 0.0 Mn/s, 1h 06m elapsed");
+    }
+
+    #[test]
+    fn csv_fields_round_trip() {
+        let fields = ["plain", "with, comma", "a \"quote\""];
+        let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+        assert_eq!(csv_fields(&line.join(",")).unwrap(), fields);
+        assert_eq!(csv_fields("\"open"), None);
+    }
+}
