@@ -2,6 +2,7 @@
 //! the verdict) and JSON lines (one object per position, then a summary object). Every function
 //! returns a string ending with a newline; nothing here prints or runs a search.
 
+use super::format_thousands;
 use crate::bench::{BenchReport, Row, Verdict};
 use crate::search::BestMove;
 use std::fmt::Write as _;
@@ -53,7 +54,7 @@ pub fn row(row: &Row) -> String {
         expected,
         signed(row.score),
         best_move(row.best_move),
-        thousands(row.nodes),
+        format_thousands(row.nodes),
         seconds(row.time),
         row.nps() / 1e6,
     )
@@ -74,7 +75,7 @@ pub fn summary(report: &BenchReport) -> String {
         text,
         "positions {}  nodes {}  time {} s  {:.1} Mnodes/s",
         report.rows.len(),
-        thousands(report.total_nodes()),
+        format_thousands(report.total_nodes()),
         seconds(report.total_time()),
         report.nps() / 1e6,
     );
@@ -239,19 +240,6 @@ fn seconds(time: Duration) -> String {
     }
 }
 
-/// An integer with `,` between groups of three digits.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            text.push(',');
-        }
-        text.push(c);
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,10 +275,10 @@ mod tests {
 
     #[test]
     fn numbers_are_grouped() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(21_000_788), "21,000,788");
+        assert_eq!(format_thousands(0), "0");
+        assert_eq!(format_thousands(999), "999");
+        assert_eq!(format_thousands(1000), "1,000");
+        assert_eq!(format_thousands(21_000_788), "21,000,788");
         assert_eq!(seconds(Duration::from_millis(800)), "0.800");
         assert_eq!(seconds(Duration::from_micros(1234)), "0.0012");
     }

@@ -61,6 +61,19 @@ pub fn diagram(position: &Position, unicode: bool) -> String {
     text
 }
 
+/// A count with a comma between groups of three digits: `21,000,788`.
+pub fn format_thousands(count: u64) -> String {
+    let digits = count.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(c);
+    }
+    text
+}
+
 /// A count in at most 3 significant digits with an SI suffix: `812`, `12.3k`, `21.3M`, `6.56G`.
 pub fn format_count(count: u64) -> String {
     const SUFFIXES: [&str; 5] = ["", "k", "M", "G", "T"];
