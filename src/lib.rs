@@ -2,12 +2,15 @@
 //!
 //! Data flows one way: text -> [`notation`] -> [`board::Position`] -> [`search::Solver`] ->
 //! [`search::Solution`] -> [`report`]. The board knows only the game; the search knows nothing
-//! of files or terminals; drivers (`analyze`, `bench`, `perft`) connect them.
+//! of files or terminals; drivers (`analyze`, `games`, `bench`, `perft`) connect them, the
+//! batch ones (`analyze`, `games`) through the shared [`batch`] driver. [`games`] also reads
+//! game databases (WThor, GGF, transcript lists) into replayed games.
 
 pub mod analyze;
 pub mod batch;
 pub mod bench;
 pub mod board;
+pub mod games;
 pub mod notation;
 pub mod perft;
 pub mod report;

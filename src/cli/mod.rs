@@ -5,6 +5,7 @@
 mod analyze;
 mod batch;
 mod bench;
+mod games;
 mod perft;
 mod solve;
 
@@ -39,6 +40,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Score every move of every position in files.
     Analyze(analyze::AnalyzeArgs),
+    /// Solve real games (WThor, GGF, transcripts) from N empties; check recorded scores.
+    Games(games::GamesArgs),
     /// Measure solving speed on a standard suite.
     Bench(bench::BenchArgs),
     /// Count move-generation leaves from a position.
@@ -124,6 +127,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Games(args) => games::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
     };

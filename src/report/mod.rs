@@ -8,6 +8,7 @@
 pub mod analyze;
 pub mod batch;
 pub mod bench;
+pub mod games;
 pub mod solve;
 
 use crate::board::{Color, Position, Square};

@@ -1,0 +1,178 @@
+//! `osolve games`: solves the games of game databases (WThor, GGF, transcript lists) from N
+//! empties to their end and checks WThor's recorded theoretical scores. Parses the arguments,
+//! opens (or resumes) the output, writes and flushes each finished game through
+//! `osolve::report::games`, reports bad games and disagreements on standard error, and turns
+//! the summary into an exit code. The work itself is `osolve::games::analysis`; the output,
+//! resume, shard and progress handling are shared with `osolve analyze` (`super::batch`).
+
+use super::batch::{
+    interrupted_message, open_output, unless_broken_pipe, BatchArgs, Progress, ResumeCheck,
+};
+use super::{interrupt, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use anyhow::bail;
+use clap::{Args, ValueEnum};
+use osolve::batch;
+use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOptions};
+use osolve::games::{count_games, inputs, Game, GameError};
+use osolve::report::games::{self as report, Format};
+use osolve::search::StopHandle;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// Output formats as the command line names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    /// A block of lines per game, for people.
+    Text,
+    /// One JSON object per game.
+    Jsonl,
+    /// One row per game, with a header.
+    Csv,
+}
+
+impl From<FormatArg> for Format {
+    fn from(format: FormatArg) -> Format {
+        match format {
+            FormatArg::Text => Format::Text,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Csv => Format::Csv,
+        }
+    }
+}
+
+/// Arguments of `osolve games`.
+#[derive(Args)]
+pub struct GamesArgs {
+    /// Games files: WThor .wtb (player names from WTHOR.JOU beside it), GGF, or move
+    /// transcripts one per line; the kind is told from the content. `-` is standard input.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Solve each game from the position with N empties to its end, scoring every move played.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=60))]
+    empties: Option<u32>,
+    /// Compare the exact score at the database's own depth (WThor header byte 14) with the
+    /// theoretical score it records for every game; exit 1 if one differs.
+    #[arg(long)]
+    check_theoretical: bool,
+    /// Output format [default: from OUT's extension (.txt, .jsonl, .csv), else text].
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    #[command(flatten)]
+    batch: BatchArgs,
+}
+
+/// Runs the subcommand: exit 0 when all went well, 1 when `--check-theoretical` found a
+/// disagreement, 2 when a bad game or file was skipped, 130 when interrupted (after flushing
+/// every finished game).
+pub fn run(args: GamesArgs) -> anyhow::Result<i32> {
+    let interrupt = interrupt();
+    let batch = &args.batch;
+    if args.empties.is_none() && !args.check_theoretical {
+        bail!(
+            "nothing to do: give --empties N (solve each game from N empties) and/or \
+             --check-theoretical (check the database's theoretical scores)"
+        );
+    }
+    let shard = batch.shard()?;
+    let format = args
+        .format
+        .map(Format::from)
+        .or_else(|| batch.output.as_deref().and_then(Format::from_path))
+        .unwrap_or(Format::Text);
+    let output = open_output(batch, format.header(), &format, |reader| {
+        report::written(format, reader)
+    })?;
+    let options = GamesOptions {
+        empties: args.empties,
+        check_theoretical: args.check_theoretical,
+        shard,
+        threads: batch.threads(),
+        hash_mb: batch.search.hash_mb as usize,
+        skip: output.resumed.len(),
+        parallel_max_empties: batch.parallel_max_empties,
+    };
+    let progress = if batch.quiet {
+        Progress::none()
+    } else {
+        let total =
+            count_games(&args.files, shard).map(|count| count.saturating_sub(output.resumed.len()));
+        Progress::start(total, "games")
+    };
+    let mut sink = CliSink {
+        out: output.out,
+        format,
+        resumed: output.resumed,
+        progress,
+    };
+    let result = analyze_games(inputs(args.files.clone()), &options, &mut sink);
+    sink.progress.finish();
+    let Some(summary) = unless_broken_pipe(result)? else {
+        return Ok(EXIT_OK);
+    };
+    if summary.interrupted {
+        let items = ("game", "games");
+        eprintln!(
+            "{}",
+            interrupted_message(batch, summary.analysed, summary.resumed, items)
+        );
+        return Ok(EXIT_INTERRUPTED);
+    }
+    sink.resumed.finish("games")?;
+    if batch.quiet {
+        if args.check_theoretical {
+            eprintln!("{}", report::check_verdict(&summary));
+        }
+    } else {
+        eprint!(
+            "{}",
+            report::summary(&summary, args.empties, args.check_theoretical)
+        );
+    }
+    Ok(if interrupt.is_set() {
+        EXIT_INTERRUPTED
+    } else if args.check_theoretical && !summary.disagreements.is_empty() {
+        EXIT_WRONG
+    } else if !summary.skipped.is_empty() {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_OK
+    })
+}
+
+/// Writes each finished game and keeps the progress up to date.
+struct CliSink {
+    out: Box<dyn Write>,
+    format: Format,
+    resumed: ResumeCheck,
+    progress: Progress,
+}
+
+impl batch::Sink<GameWork> for CliSink {
+    fn register(&mut self, handle: StopHandle) {
+        interrupt().register(handle);
+    }
+
+    fn resumed(&mut self, game: &Game) -> io::Result<()> {
+        let key = report::key(self.format, game);
+        self.resumed.confirm(&key, "game", || {
+            format!("{}: {}", game.id, game.transcript())
+        })
+    }
+
+    fn done(&mut self, analysis: GameAnalysis) -> io::Result<()> {
+        self.out
+            .write_all(report::record(self.format, &analysis).as_bytes())?;
+        self.out.flush()?;
+        if let Some(theoretical) = analysis.theoretical.filter(|t| !t.agrees()) {
+            let line = report::disagreement_line(&analysis.game.id.to_string(), &theoretical);
+            self.progress.message(&line);
+        }
+        self.progress.advance(analysis.nodes);
+        Ok(())
+    }
+
+    fn bad(&mut self, error: GameError) -> io::Result<()> {
+        self.progress.message(&format!("{error} (skipped)"));
+        Ok(())
+    }
+}

@@ -1,0 +1,461 @@
+//! Solving whole games: the exact score of each game's position at N empties, then of every
+//! position the game went through from there to its end, which gives the loss of each move
+//! actually played (0 for a perfect move); and, for WThor games, the exact score at the
+//! database's own depth against the theoretical score it records. Games are streamed through
+//! the shared batch driver ([`crate::batch`]) and totalled into a [`GamesSummary`].
+//!
+//! Each position is solved in turn from the most empties down with one solver, so the later,
+//! smaller positions find most of their work in the transposition table.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::time::{Duration, Instant};
+
+use super::{discs, Game, GameError};
+use crate::batch::{self, BatchError, Shard, Totals, Work, PARALLEL_MAX_EMPTIES};
+use crate::board::{Color, Position, Square};
+use crate::search::{Solution, Solver, StopHandle, Stopped};
+
+/// What to compute and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamesOptions {
+    /// Solve from this many empties to the end of each game, scoring every move played.
+    pub empties: Option<u32>,
+    /// Compare the exact score at the database's depth with its recorded theoretical score.
+    pub check_theoretical: bool,
+    /// The part of the input to analyse.
+    pub shard: Shard,
+    /// Worker threads in total; 0 means one per core.
+    pub threads: usize,
+    /// Transposition table size in MiB in total.
+    pub hash_mb: usize,
+    /// The first games of the shard that a resumed run already has.
+    pub skip: usize,
+    /// Games whose largest solve has at most this many empties are solved in parallel.
+    pub parallel_max_empties: u32,
+}
+
+impl Default for GamesOptions {
+    fn default() -> Self {
+        GamesOptions {
+            empties: None,
+            check_theoretical: false,
+            shard: Shard::ALL,
+            threads: 0,
+            hash_mb: 256,
+            skip: 0,
+            parallel_max_empties: PARALLEL_MAX_EMPTIES,
+        }
+    }
+}
+
+/// One move played from N empties on, scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveReport {
+    /// 1-based number of the move in the game (passes not counted).
+    pub number: usize,
+    /// Who played it.
+    pub color: Color,
+    /// The square played.
+    pub square: Square,
+    /// Empties before the move.
+    pub empties: u32,
+    /// The exact score before the move, for the side that plays it.
+    pub score: i32,
+    /// A best move (the first move of the solver's perfect line).
+    pub best: Option<Square>,
+    /// How much the move lowers the mover's exact score (0 for a perfect move).
+    pub loss: i32,
+}
+
+/// The database's theoretical score against the exact one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theoretical {
+    /// The empties of the position the score is for.
+    pub depth: u32,
+    /// Black's disc count the database records.
+    pub recorded: u32,
+    /// Black's disc count under perfect play, as solved.
+    pub exact: u32,
+    /// The position at `depth` empties; `None` when the game ended with more empties (the
+    /// exact score is then the game's final score).
+    pub position: Option<Position>,
+}
+
+impl Theoretical {
+    /// True when the database is right.
+    pub fn agrees(&self) -> bool {
+        self.recorded == self.exact
+    }
+}
+
+/// The analysis of one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameAnalysis {
+    /// 0-based index of the game over all inputs (bad games not counted).
+    pub index: usize,
+    /// The game.
+    pub game: Game,
+    /// The empties asked for (`None` when only checking theoretical scores).
+    pub empties: Option<u32>,
+    /// The solution of the position at that many empties; `None` when not asked or when the
+    /// game ended with more empties.
+    pub exact: Option<Solution>,
+    /// Every move played from that position on, scored.
+    pub moves: Vec<MoveReport>,
+    /// For a game that records a theoretical score, with `check_theoretical` or when its
+    /// position is on the way from N empties.
+    pub theoretical: Option<Theoretical>,
+    /// Positions solved (finished positions not counted).
+    pub solved: usize,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall time spent on the game.
+    pub time: Duration,
+}
+
+impl GameAnalysis {
+    /// The exact final disc counts (black, white) from the position at N empties.
+    pub fn exact_discs(&self) -> Option<(u32, u32)> {
+        self.exact.as_ref().map(|s| discs(&s.position, s.score))
+    }
+
+    /// The first move that was not perfect.
+    pub fn first_mistake(&self) -> Option<&MoveReport> {
+        self.moves.iter().find(|m| m.loss > 0)
+    }
+
+    /// The total loss of `color`'s moves.
+    pub fn loss(&self, color: Color) -> i32 {
+        self.moves
+            .iter()
+            .filter(|m| m.color == color)
+            .map(|m| m.loss)
+            .sum()
+    }
+}
+
+/// Solves one game as `options` ask.
+pub fn analyze_game(
+    solver: &mut Solver,
+    game: &Game,
+    index: usize,
+    options: &GamesOptions,
+) -> Result<GameAnalysis, Stopped> {
+    let start = Instant::now();
+    let mut analysis = GameAnalysis {
+        index,
+        game: game.clone(),
+        empties: options.empties,
+        exact: None,
+        moves: Vec::new(),
+        theoretical: None,
+        solved: 0,
+        nodes: 0,
+        time: Duration::ZERO,
+    };
+    let mut solve = |analysis: &mut GameAnalysis, position: &Position| {
+        let solution = solver.solve(position)?;
+        if !position.board.is_game_over() {
+            analysis.solved += 1;
+        }
+        analysis.nodes += solution.nodes;
+        Ok::<Solution, Stopped>(solution)
+    };
+    let from = options.empties.and_then(|n| game.at_empties(n));
+    // The database's position is solved when asked, or anyway when it is on the way from N.
+    let record = game.recorded.filter(|r| {
+        let on_the_way = matches!((game.at_empties(r.depth), from),
+            (Some(at), Some(from)) if at.index >= from.index);
+        options.check_theoretical || on_the_way
+    });
+    let mut theoretical_at = None;
+    if let Some(record) = record {
+        let reached = game.at_empties(record.depth);
+        let on_the_way = matches!((reached, from), (Some(r), Some(f)) if r.index >= f.index);
+        if !on_the_way {
+            // Deeper than N (or no N): solved on its own, first.
+            let exact = match reached {
+                Some(r) => {
+                    let solution = solve(&mut analysis, &r.position)?;
+                    discs(&r.position, solution.score).0
+                }
+                None => game.final_discs().0,
+            };
+            theoretical_at = Some(Theoretical {
+                depth: record.depth,
+                recorded: record.theoretical_black,
+                exact,
+                position: reached.map(|r| r.position),
+            });
+        }
+    }
+    if let Some(from) = from {
+        let mut scores = Vec::with_capacity(game.moves.len() + 1 - from.index);
+        let mut best = Vec::with_capacity(scores.capacity());
+        for i in from.index..=game.moves.len() {
+            let position = game.position(i);
+            let solution = solve(&mut analysis, &position)?;
+            scores.push(solution.score);
+            best.push(solution.pv.first().copied().flatten());
+            if i == from.index {
+                analysis.exact = Some(solution);
+            }
+        }
+        for (k, i) in (from.index..game.moves.len()).enumerate() {
+            let (before, after) = (game.position(i), game.position(i + 1));
+            // The next position's score is for its side to move: the opponent, or the mover
+            // again when the opponent must pass.
+            let after_score = if after.to_move == before.to_move {
+                scores[k + 1]
+            } else {
+                -scores[k + 1]
+            };
+            let loss = scores[k] - after_score;
+            debug_assert!(loss >= 0, "a move cannot beat perfect play");
+            analysis.moves.push(MoveReport {
+                number: i + 1,
+                color: before.to_move,
+                square: game.moves[i],
+                empties: before.board.empties(),
+                score: scores[k],
+                best: best[k],
+                loss,
+            });
+        }
+        if let Some(record) = record.filter(|_| theoretical_at.is_none()) {
+            let r = game
+                .at_empties(record.depth)
+                .expect("the depth is on the way");
+            let k = r.index - from.index;
+            theoretical_at = Some(Theoretical {
+                depth: record.depth,
+                recorded: record.theoretical_black,
+                exact: discs(&r.position, scores[k]).0,
+                position: Some(r.position),
+            });
+        }
+    }
+    analysis.theoretical = theoretical_at;
+    analysis.time = start.elapsed();
+    Ok(analysis)
+}
+
+/// A game whose recorded theoretical score is not the exact one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The game, as `file#number`.
+    pub game: String,
+    /// What was compared.
+    pub theoretical: Theoretical,
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GamesSummary {
+    /// Good games read, in every shard.
+    pub read: usize,
+    /// Games analysed in this run.
+    pub analysed: usize,
+    /// Games a resumed run already had.
+    pub resumed: usize,
+    /// Games that could not be read or replayed (skipped).
+    pub bad_games: usize,
+    /// Bad games and file errors, by reason.
+    pub skipped: BTreeMap<&'static str, usize>,
+    /// Games that reach N empties.
+    pub reached: usize,
+    /// Moves scored, by colour (black, white).
+    pub moves: [usize; 2],
+    /// Perfect moves, by colour.
+    pub perfect: [usize; 2],
+    /// Total loss, by colour.
+    pub loss: [i64; 2],
+    /// Games reaching N empties whose every move from there was perfect.
+    pub perfect_games: usize,
+    /// Games whose theoretical score was checked.
+    pub checked: usize,
+    /// The checked games where the database disagrees.
+    pub disagreements: Vec<Disagreement>,
+    /// With `check_theoretical`, games that record no theoretical score.
+    pub unchecked: usize,
+    /// WThor games whose recorded final score differs from their replay.
+    pub final_differs: usize,
+    /// Positions solved.
+    pub solved: usize,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall time of the run.
+    pub time: Duration,
+    /// The run was stopped before the end of the input.
+    pub interrupted: bool,
+}
+
+impl GamesSummary {
+    /// Positions solved per second.
+    pub fn solved_per_second(&self) -> f64 {
+        let seconds = self.time.as_secs_f64();
+        if seconds > 0.0 {
+            self.solved as f64 / seconds
+        } else {
+            0.0
+        }
+    }
+
+    /// Nodes per second.
+    pub fn nps(&self) -> f64 {
+        let seconds = self.time.as_secs_f64();
+        if seconds > 0.0 {
+            self.nodes as f64 / seconds
+        } else {
+            0.0
+        }
+    }
+
+    fn add(&mut self, analysis: &GameAnalysis) {
+        self.analysed += 1;
+        self.solved += analysis.solved;
+        self.nodes += analysis.nodes;
+        if analysis.exact.is_some() {
+            self.reached += 1;
+            if analysis.first_mistake().is_none() {
+                self.perfect_games += 1;
+            }
+        }
+        for m in &analysis.moves {
+            let side = color_index(m.color);
+            self.moves[side] += 1;
+            self.perfect[side] += usize::from(m.loss == 0);
+            self.loss[side] += i64::from(m.loss);
+        }
+        if let Some(record) = analysis.game.recorded {
+            if record.final_black != analysis.game.final_discs().0 {
+                self.final_differs += 1;
+            }
+        }
+        match analysis.theoretical {
+            Some(theoretical) => {
+                self.checked += 1;
+                if !theoretical.agrees() {
+                    self.disagreements.push(Disagreement {
+                        game: analysis.game.id.to_string(),
+                        theoretical,
+                    });
+                }
+            }
+            None if analysis.game.recorded.is_none() => self.unchecked += 1,
+            None => {}
+        }
+    }
+}
+
+/// 0 for black, 1 for white.
+pub fn color_index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// Receives the results of [`analyze_games`] in input order (see [`batch::Sink`]).
+pub type GamesSink = dyn batch::Sink<GameWork>;
+
+/// Analyses the games of `items` (see [`super::inputs`]) and hands every result to `sink` in
+/// input order, each as soon as it and all before it are finished.
+pub fn analyze_games<I>(
+    items: I,
+    options: &GamesOptions,
+    sink: &mut GamesSink,
+) -> Result<GamesSummary, BatchError>
+where
+    I: Iterator<Item = Result<Game, GameError>> + Send + 'static,
+{
+    let batch_options = batch::Options {
+        strict: false,
+        shard: options.shard,
+        threads: options.threads,
+        hash_mb: options.hash_mb,
+        wld: false,
+        skip: options.skip,
+        parallel_max_empties: options.parallel_max_empties,
+    };
+    let mut tally = Tally {
+        sink,
+        summary: GamesSummary::default(),
+    };
+    let work = GameWork(options.clone());
+    let totals = batch::run(&work, items, &batch_options, &mut tally)?;
+    let Totals {
+        read,
+        resumed,
+        time,
+        interrupted,
+        ..
+    } = totals;
+    Ok(GamesSummary {
+        read,
+        resumed,
+        time,
+        interrupted,
+        ..tally.summary
+    })
+}
+
+/// The analysis of one game as the driver's work.
+pub struct GameWork(pub GamesOptions);
+
+impl Work for GameWork {
+    type Item = Game;
+    type Output = GameAnalysis;
+    type Bad = GameError;
+
+    fn empties(&self, game: &Game) -> u32 {
+        let options = &self.0;
+        let at_n = options
+            .empties
+            .and_then(|n| game.at_empties(n))
+            .map(|r| r.position.board.empties());
+        let at_depth = game
+            .recorded
+            .filter(|_| options.check_theoretical)
+            .and_then(|r| game.at_empties(r.depth))
+            .map(|r| r.position.board.empties());
+        at_n.max(at_depth).unwrap_or(0)
+    }
+
+    fn solve(
+        &self,
+        solver: &mut Solver,
+        game: &Game,
+        index: usize,
+    ) -> Result<GameAnalysis, Stopped> {
+        analyze_game(solver, game, index, &self.0)
+    }
+}
+
+/// Totals the analyses on their way to the caller's sink.
+struct Tally<'s> {
+    sink: &'s mut GamesSink,
+    summary: GamesSummary,
+}
+
+impl batch::Sink<GameWork> for Tally<'_> {
+    fn register(&mut self, handle: StopHandle) {
+        self.sink.register(handle);
+    }
+
+    fn resumed(&mut self, game: &Game) -> io::Result<()> {
+        self.sink.resumed(game)
+    }
+
+    fn done(&mut self, analysis: GameAnalysis) -> io::Result<()> {
+        self.summary.add(&analysis);
+        self.sink.done(analysis)
+    }
+
+    fn bad(&mut self, error: GameError) -> io::Result<()> {
+        *self.summary.skipped.entry(error.kind.reason()).or_default() += 1;
+        self.summary.bad_games += usize::from(error.game.is_some());
+        self.sink.bad(error)
+    }
+}
