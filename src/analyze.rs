@@ -141,12 +141,7 @@ pub struct Summary {
 impl Summary {
     /// Nodes per second over the run.
     pub fn nps(&self) -> f64 {
-        let seconds = self.time.as_secs_f64();
-        if seconds > 0.0 {
-            self.nodes as f64 / seconds
-        } else {
-            0.0
-        }
+        crate::bench::nps(self.nodes, self.time)
     }
 }
 
@@ -182,14 +177,9 @@ pub fn inputs(
 /// solving; `None` when an input is standard input or another file that is not a regular file,
 /// such as a pipe (it cannot be read twice).
 pub fn count_positions(paths: &[PathBuf], shard: Shard) -> Option<usize> {
-    let regular = |path: &PathBuf| {
-        path.as_os_str() != "-" && std::fs::metadata(path).map_or(true, |m| m.is_file())
-    };
-    if !paths.iter().all(regular) {
-        return None;
-    }
-    let valid = inputs(paths.to_vec()).filter(Result::is_ok).count();
-    Some(shard.share_of(valid))
+    batch::count_in_files(paths, shard, || {
+        inputs(paths.to_vec()).filter(Result::is_ok).count()
+    })
 }
 
 /// Analyses one position with `solver` (whose options must carry `options.wld`).

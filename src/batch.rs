@@ -13,6 +13,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::io;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex};
@@ -121,6 +122,20 @@ impl FromStr for Shard {
         };
         Shard::new(number(k)?, number(n)?)
     }
+}
+
+/// The number of good items of `shard` among the `count()` good items of all inputs, counted by
+/// a quick pass over the files; `None` when an input is standard input or another file that
+/// is not a regular file, such as a pipe (it cannot be read twice).
+pub fn count_in_files(
+    paths: &[PathBuf],
+    shard: Shard,
+    count: impl FnOnce() -> usize,
+) -> Option<usize> {
+    let regular = |path: &PathBuf| {
+        path.as_os_str() != "-" && std::fs::metadata(path).map_or(true, |m| m.is_file())
+    };
+    paths.iter().all(regular).then(|| shard.share_of(count()))
 }
 
 /// What the driver does with each item: the caller's half of a batch run.

@@ -7,9 +7,8 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
-use std::process::{Child, Command as StdCommand, Output, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::process::{Command as StdCommand, Output};
+use std::time::Instant;
 
 use assert_cmd::Command;
 use osolve::board::random::{random_position, Rng};
@@ -19,14 +18,13 @@ use osolve::search::reference::{alpha_beta, minimax};
 use serde::Deserialize;
 use tempfile::TempDir;
 
+mod common;
+use common::{interrupt_after, spawn, text, whole_lines};
+
 const FFO_1_19: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/ffo-1-19.obf");
 
 fn osolve() -> Command {
     Command::cargo_bin("osolve").expect("the osolve binary is built")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Runs `osolve analyze ARGS` and returns its output (whatever the exit code).
@@ -303,47 +301,6 @@ fn minimax_or_final(board: Board) -> i32 {
     }
 }
 
-/// The number of whole lines in a file (0 when it does not exist yet).
-fn whole_lines(path: &Path) -> usize {
-    fs::read(path).map_or(0, |bytes| bytes.iter().filter(|&&b| b == b'\n').count())
-}
-
-/// Starts `osolve analyze ARGS` in the background.
-fn spawn_analyze(args: &[&str]) -> Child {
-    StdCommand::new(assert_cmd::cargo::cargo_bin("osolve"))
-        .arg("analyze")
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("osolve starts")
-}
-
-/// Waits until `path` holds at least `lines` whole lines, then sends `signal` to `child` and
-/// returns its exit code and standard error.
-fn interrupt_after(mut child: Child, path: &Path, lines: usize, signal: &str) -> (i32, String) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while whole_lines(path) < lines {
-        assert!(
-            Instant::now() < deadline,
-            "no progress in {}",
-            path.display()
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run ended before the signal"
-        );
-        sleep(Duration::from_millis(20));
-    }
-    let status = StdCommand::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
-    (output.status.code().unwrap_or(-1), text(&output.stderr))
-}
-
 /// The file holds only whole OBF lines, for the first positions of `positions` in order.
 fn assert_whole_lines_for(path: &Path, positions: &[Position]) -> usize {
     let written = fs::read_to_string(path).unwrap();
@@ -375,7 +332,7 @@ fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
         "14",
     ];
 
-    let (code, stderr) = interrupt_after(spawn_analyze(&args), &out, 3, "-INT");
+    let (code, stderr) = interrupt_after(spawn("analyze", &args), &out, 3, "-INT");
     assert_eq!(code, 130, "{stderr}");
     assert!(stderr.contains("interrupted: "), "{stderr}");
     let first = assert_whole_lines_for(&out, &positions);
@@ -383,7 +340,7 @@ fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
 
     // Resume, and stop that run too, with SIGTERM this time.
     let resumed: Vec<&str> = args.iter().copied().chain(["--resume"]).collect();
-    let (code, stderr) = interrupt_after(spawn_analyze(&resumed), &out, first + 3, "-TERM");
+    let (code, stderr) = interrupt_after(spawn("analyze", &resumed), &out, first + 3, "-TERM");
     assert_eq!(code, 130, "{stderr}");
     let second = assert_whole_lines_for(&out, &positions);
     assert!(

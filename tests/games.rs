@@ -8,9 +8,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command as StdCommand, Output, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::process::Output;
 
 use assert_cmd::Command;
 use osolve::board::Color;
@@ -20,6 +18,9 @@ use osolve::notation::format_board;
 use osolve::report::games::JsonRecord;
 use tempfile::TempDir;
 
+mod common;
+use common::{interrupt_after, spawn, text, whole_lines};
+
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games");
 
 fn data(name: &str) -> String {
@@ -28,10 +29,6 @@ fn data(name: &str) -> String {
 
 fn osolve() -> Command {
     Command::cargo_bin("osolve").expect("the osolve binary is built")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Runs `osolve games ARGS` and returns its output (whatever the exit code).
@@ -477,45 +474,6 @@ fn shards_together_equal_the_whole_run() {
     assert_eq!(stable_all(&merged), stable_all(&whole));
 }
 
-fn whole_lines(path: &Path) -> usize {
-    fs::read(path).map_or(0, |bytes| bytes.iter().filter(|&&b| b == b'\n').count())
-}
-
-fn spawn_games(args: &[&str]) -> Child {
-    StdCommand::new(assert_cmd::cargo::cargo_bin("osolve"))
-        .arg("games")
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("osolve starts")
-}
-
-/// Waits until `path` holds at least `lines` whole lines, then sends `signal` to `child` and
-/// returns its exit code and standard error.
-fn interrupt_after(mut child: Child, path: &Path, lines: usize, signal: &str) -> (i32, String) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while whole_lines(path) < lines {
-        assert!(
-            Instant::now() < deadline,
-            "no progress in {}",
-            path.display()
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run ended before the signal"
-        );
-        sleep(Duration::from_millis(10));
-    }
-    let status = StdCommand::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
-    (output.status.code().unwrap_or(-1), text(&output.stderr))
-}
-
 #[test]
 fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
     let dir = TempDir::new().unwrap();
@@ -530,7 +488,7 @@ fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
         "--threads",
         "2",
     ];
-    let (code, stderr) = interrupt_after(spawn_games(&args), &out, 3, "-INT");
+    let (code, stderr) = interrupt_after(spawn("games", &args), &out, 3, "-INT");
     assert_eq!(code, 130, "{stderr}");
     assert!(stderr.contains("interrupted: "), "{stderr}");
     assert!(

@@ -4,16 +4,14 @@
 //! error, and turns the run's summary into an exit code. The work itself is
 //! `osolve::analyze::analyze`; what it shares with `osolve games` is in `super::batch`.
 
-use super::batch::{
-    interrupted_message, open_output, unless_broken_pipe, BatchArgs, Progress, ResumeCheck,
-};
-use super::{interrupt, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
+use super::interrupt;
 use clap::{Args, ValueEnum};
-use osolve::analyze::{analyze, count_positions, inputs, Analysis, AnalyzeOptions, Sink};
+use osolve::analyze::{analyze, count_positions, inputs, Analysis, AnalyzeOptions, Sink, Summary};
 use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format};
 use osolve::search::StopHandle;
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
 
 /// Output formats as the command line names them.
@@ -68,7 +66,7 @@ pub struct AnalyzeArgs {
 /// flushing every finished position).
 pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
     // The signal handler goes in before anything can take long.
-    let interrupt = interrupt();
+    interrupt();
     let batch = &args.batch;
     let shard = batch.shard()?;
     let format = args
@@ -77,48 +75,42 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
         .or_else(|| batch.output.as_deref().and_then(Format::from_path))
         .unwrap_or(Format::Jsonl);
 
-    let output = open_output(batch, format.header(), &format, |reader| {
+    let mut output = open_output(batch, format.header(), &format, |reader| {
         report::written(format, reader)
     })?;
+    let driver = batch.options(shard, &output);
     let options = AnalyzeOptions {
         best_only: args.best_only,
         wld: args.wld,
         check: args.check,
         strict: args.strict,
         shard,
-        threads: batch.threads(),
-        hash_mb: batch.search.hash_mb as usize,
-        skip: output.resumed.len(),
-        parallel_max_empties: batch.parallel_max_empties,
+        threads: driver.threads,
+        hash_mb: driver.hash_mb,
+        skip: driver.skip,
+        parallel_max_empties: driver.parallel_max_empties,
     };
-    let progress = if batch.quiet {
-        Progress::none()
-    } else {
-        let total = count_positions(&args.files, shard)
-            .map(|count| count.saturating_sub(output.resumed.len()));
-        Progress::start(total, "positions")
-    };
+    batch.show_progress(
+        &mut output,
+        || count_positions(&args.files, shard),
+        "positions",
+    );
     let mut sink = CliSink {
-        out: output.out,
+        output,
         format,
-        resumed: output.resumed,
-        progress,
         strict: args.strict,
     };
     let result = analyze(inputs(args.files.clone()), &options, &mut sink);
-    sink.progress.finish();
-    let Some(summary) = unless_broken_pipe(result)? else {
-        return Ok(EXIT_OK);
+    let ended = |s: &Summary| Ended {
+        interrupted: s.interrupted,
+        done: s.positions,
+        resumed: s.resumed,
     };
-    if summary.interrupted {
-        let items = ("position", "positions");
-        eprintln!(
-            "{}",
-            interrupted_message(batch, summary.positions, summary.resumed, items)
-        );
-        return Ok(EXIT_INTERRUPTED);
-    }
-    sink.resumed.finish("positions")?;
+    let items = ("position", "positions");
+    let summary = match end_run(batch, &mut sink.output, result, items, ended)? {
+        Ok(summary) => summary,
+        Err(code) => return Ok(code),
+    };
     if batch.quiet {
         if args.check {
             eprintln!("{}", report::check_verdict(&summary));
@@ -126,24 +118,13 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
     } else {
         eprint!("{}", report::summary(&summary, args.check));
     }
-    Ok(if interrupt.is_set() {
-        // The signal came after the last position: everything is written all the same.
-        EXIT_INTERRUPTED
-    } else if summary.wrong > 0 {
-        EXIT_WRONG
-    } else if summary.bad_lines > 0 {
-        EXIT_BAD_INPUT
-    } else {
-        EXIT_OK
-    })
+    Ok(exit_code(summary.wrong > 0, summary.bad_lines > 0))
 }
 
 /// Writes each finished position and keeps the progress up to date.
 struct CliSink {
-    out: Box<dyn Write>,
+    output: Output,
     format: Format,
-    resumed: ResumeCheck,
-    progress: Progress,
     strict: bool,
 }
 
@@ -154,21 +135,20 @@ impl Sink for CliSink {
 
     fn resumed(&mut self, parsed: &Parsed) -> io::Result<()> {
         let board = format_board(&parsed.position);
-        self.resumed
+        self.output
+            .resumed
             .confirm(&board, "position", || format!("{}: {board}", parsed.source))
     }
 
     fn analysed(&mut self, analysis: &Analysis) -> io::Result<()> {
-        self.out
-            .write_all(report::record(self.format, analysis).as_bytes())?;
-        self.out.flush()?;
+        let record = report::record(self.format, analysis);
+        self.output.write(&record, analysis.nodes)?;
         if let Some(mismatches) = &analysis.check {
             for mismatch in mismatches {
                 let line = report::mismatch_line(analysis, mismatch);
-                self.progress.message(&line);
+                self.output.progress.message(&line);
             }
         }
-        self.progress.advance(analysis.nodes);
         Ok(())
     }
 
@@ -178,7 +158,7 @@ impl Sink for CliSink {
         } else {
             "skipped"
         };
-        self.progress.message(&format!("{error} ({what})"));
+        self.output.progress.message(&format!("{error} ({what})"));
         Ok(())
     }
 }

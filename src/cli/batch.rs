@@ -4,11 +4,11 @@
 //! input; the progress bar (or plain progress line) on standard error; and the message of an
 //! interrupted run. The work itself is the library's batch driver (`osolve::batch`).
 
-use super::SearchArgs;
+use super::{interrupt, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use osolve::batch::{BatchError, Shard, PARALLEL_MAX_EMPTIES};
+use osolve::batch::{self, BatchError, Shard, PARALLEL_MAX_EMPTIES};
 use osolve::report::batch::{fingerprint, progress_line, Written};
 use osolve::report::format_mnps;
 use std::fmt::Display;
@@ -61,9 +61,30 @@ impl BatchArgs {
         }
     }
 
-    /// Worker threads (0 = one per core).
-    pub fn threads(&self) -> usize {
-        self.search.threads.map_or(0, usize::from)
+    /// The driver's options for `shard`, skipping the records `output` already holds.
+    pub fn options(&self, shard: Shard, output: &Output) -> batch::Options {
+        batch::Options {
+            shard,
+            threads: self.search.threads.map_or(0, usize::from),
+            hash_mb: self.search.hash_mb as usize,
+            skip: output.resumed.len(),
+            parallel_max_empties: self.parallel_max_empties,
+            ..batch::Options::default()
+        }
+    }
+
+    /// Shows the progress of the items the count gives (`None` when it cannot be known), or
+    /// nothing with `--quiet`; the records `output` already holds are not counted again.
+    pub fn show_progress(
+        &self,
+        output: &mut Output,
+        count: impl FnOnce() -> Option<usize>,
+        unit: &'static str,
+    ) {
+        if !self.quiet {
+            let total = count().map(|count| count.saturating_sub(output.resumed.len()));
+            output.progress = Progress::start(total, unit);
+        }
     }
 
     /// The output's name in messages: its path, or `standard output`.
@@ -75,12 +96,24 @@ impl BatchArgs {
     }
 }
 
-/// Where the records go, and the keys of those a resumed output already holds.
+/// Where the records go, the keys of those a resumed output already holds, and the progress.
 pub struct Output {
     /// Standard output or the file, each record flushed as written.
     pub out: Box<dyn Write>,
     /// Checks the resumed records against the input.
     pub resumed: ResumeCheck,
+    /// The progress shown on standard error.
+    pub progress: Progress,
+}
+
+impl Output {
+    /// Writes and flushes one finished item's record, and counts it in the progress.
+    pub fn write(&mut self, record: &str, nodes: u64) -> io::Result<()> {
+        self.out.write_all(record.as_bytes())?;
+        self.out.flush()?;
+        self.progress.advance(nodes);
+        Ok(())
+    }
 }
 
 /// Opens the output: standard output, a new (truncated) file, or with `--resume` the existing
@@ -101,7 +134,11 @@ pub fn open_output(
         let mut out: Box<dyn Write> = Box::new(io::stdout());
         out.write_all(header.as_bytes())?;
         out.flush()?;
-        return Ok(Output { out, resumed });
+        return Ok(Output {
+            out,
+            resumed,
+            progress: Progress::none(),
+        });
     };
     let open = |path: &Path| -> anyhow::Result<File> {
         let mut options = OpenOptions::new();
@@ -129,7 +166,11 @@ pub fn open_output(
         out.write_all(header.as_bytes())?;
     }
     out.flush()?;
-    Ok(Output { out, resumed })
+    Ok(Output {
+        out,
+        resumed,
+        progress: Progress::none(),
+    })
 }
 
 /// Confirms, item by item, that a resumed output holds the records of the input's first items.
@@ -181,35 +222,71 @@ impl ResumeCheck {
     }
 }
 
-/// The line for an interrupted run: `interrupted: 12 games finished and written to out.jsonl
-/// (40 in all); run the same command with --resume to finish`.
-pub fn interrupted_message(
-    args: &BatchArgs,
-    done: usize,
-    resumed: usize,
-    items: (&str, &str),
-) -> String {
-    let again = if args.output.is_some() {
-        "; run the same command with --resume to finish"
-    } else {
-        ""
-    };
-    format!(
-        "interrupted: {done} {} finished and written to {} ({} in all){again}",
-        if done == 1 { items.0 } else { items.1 },
-        args.output_name(),
-        resumed + done,
-    )
+/// What the end of a run needs to know from its summary.
+pub struct Ended {
+    /// A signal stopped the run.
+    pub interrupted: bool,
+    /// Items finished and written in this run.
+    pub done: usize,
+    /// Items the resumed output already had.
+    pub resumed: usize,
 }
 
-/// The result of a run, or `None` when the reader of standard output went away (`| head`):
-/// the command then stops quietly, as pipes expect.
-pub fn unless_broken_pipe<T>(result: Result<T, BatchError>) -> anyhow::Result<Option<T>> {
-    match result {
-        Ok(value) => Ok(Some(value)),
-        Err(BatchError::Sink(error)) if error.kind() == io::ErrorKind::BrokenPipe => Ok(None),
+/// Ends a run: stops the progress and hands back the summary, or the exit code to return at
+/// once: 0 when the reader of standard output went away (`| head`, as pipes expect), 130
+/// after saying what an interrupted run wrote (`items` names one and many). An error when a
+/// resumed output holds more records than the input has items.
+pub fn end_run<S>(
+    batch: &BatchArgs,
+    output: &mut Output,
+    result: Result<S, BatchError>,
+    items: (&str, &str),
+    ended: impl FnOnce(&S) -> Ended,
+) -> anyhow::Result<Result<S, i32>> {
+    output.progress.finish();
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(BatchError::Sink(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
+            return Ok(Err(EXIT_OK))
+        }
         Err(BatchError::Sink(error)) => bail!("{error}"),
-        Err(error) => Err(error.into()),
+        Err(error) => return Err(error.into()),
+    };
+    let Ended {
+        interrupted,
+        done,
+        resumed: before,
+    } = ended(&summary);
+    if interrupted {
+        let again = if batch.output.is_some() {
+            "; run the same command with --resume to finish"
+        } else {
+            ""
+        };
+        eprintln!(
+            "interrupted: {done} {} finished and written to {} ({} in all){again}",
+            if done == 1 { items.0 } else { items.1 },
+            batch.output_name(),
+            before + done,
+        );
+        return Ok(Err(EXIT_INTERRUPTED));
+    }
+    output.resumed.finish(items.1)?;
+    Ok(Ok(summary))
+}
+
+/// The exit code of a run that went to the end: 130 when a signal came after the last item
+/// (everything is written all the same), else 1 when a check found something `wrong`, 2 when
+/// `bad` input was skipped, 0 otherwise.
+pub fn exit_code(wrong: bool, bad: bool) -> i32 {
+    if interrupt().is_set() {
+        EXIT_INTERRUPTED
+    } else if wrong {
+        EXIT_WRONG
+    } else if bad {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_OK
     }
 }
 

@@ -5,18 +5,16 @@
 //! the summary into an exit code. The work itself is `osolve::games::analysis`; the output,
 //! resume, shard and progress handling are shared with `osolve analyze` (`super::batch`).
 
-use super::batch::{
-    interrupted_message, open_output, unless_broken_pipe, BatchArgs, Progress, ResumeCheck,
-};
-use super::{interrupt, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
+use super::interrupt;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use osolve::batch;
-use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOptions};
+use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOptions, GamesSummary};
 use osolve::games::{count_games, inputs, Game, GameError};
 use osolve::report::games::{self as report, Format};
 use osolve::search::StopHandle;
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
 
 /// Output formats as the command line names them.
@@ -65,7 +63,8 @@ pub struct GamesArgs {
 /// disagreement, 2 when a bad game or file was skipped, 130 when interrupted (after flushing
 /// every finished game).
 pub fn run(args: GamesArgs) -> anyhow::Result<i32> {
-    let interrupt = interrupt();
+    // The signal handler goes in before anything can take long.
+    interrupt();
     let batch = &args.batch;
     if args.empties.is_none() && !args.check_theoretical {
         bail!(
@@ -79,45 +78,26 @@ pub fn run(args: GamesArgs) -> anyhow::Result<i32> {
         .map(Format::from)
         .or_else(|| batch.output.as_deref().and_then(Format::from_path))
         .unwrap_or(Format::Text);
-    let output = open_output(batch, format.header(), &format, |reader| {
+    let mut output = open_output(batch, format.header(), &format, |reader| {
         report::written(format, reader)
     })?;
     let options = GamesOptions {
         empties: args.empties,
         check_theoretical: args.check_theoretical,
-        shard,
-        threads: batch.threads(),
-        hash_mb: batch.search.hash_mb as usize,
-        skip: output.resumed.len(),
-        parallel_max_empties: batch.parallel_max_empties,
+        batch: batch.options(shard, &output),
     };
-    let progress = if batch.quiet {
-        Progress::none()
-    } else {
-        let total =
-            count_games(&args.files, shard).map(|count| count.saturating_sub(output.resumed.len()));
-        Progress::start(total, "games")
-    };
-    let mut sink = CliSink {
-        out: output.out,
-        format,
-        resumed: output.resumed,
-        progress,
-    };
+    batch.show_progress(&mut output, || count_games(&args.files, shard), "games");
+    let mut sink = CliSink { output, format };
     let result = analyze_games(inputs(args.files.clone()), &options, &mut sink);
-    sink.progress.finish();
-    let Some(summary) = unless_broken_pipe(result)? else {
-        return Ok(EXIT_OK);
+    let ended = |s: &GamesSummary| Ended {
+        interrupted: s.interrupted,
+        done: s.analysed,
+        resumed: s.resumed,
     };
-    if summary.interrupted {
-        let items = ("game", "games");
-        eprintln!(
-            "{}",
-            interrupted_message(batch, summary.analysed, summary.resumed, items)
-        );
-        return Ok(EXIT_INTERRUPTED);
-    }
-    sink.resumed.finish("games")?;
+    let summary = match end_run(batch, &mut sink.output, result, ("game", "games"), ended)? {
+        Ok(summary) => summary,
+        Err(code) => return Ok(code),
+    };
     if batch.quiet {
         if args.check_theoretical {
             eprintln!("{}", report::check_verdict(&summary));
@@ -128,23 +108,14 @@ pub fn run(args: GamesArgs) -> anyhow::Result<i32> {
             report::summary(&summary, args.empties, args.check_theoretical)
         );
     }
-    Ok(if interrupt.is_set() {
-        EXIT_INTERRUPTED
-    } else if args.check_theoretical && !summary.disagreements.is_empty() {
-        EXIT_WRONG
-    } else if !summary.skipped.is_empty() {
-        EXIT_BAD_INPUT
-    } else {
-        EXIT_OK
-    })
+    let wrong = args.check_theoretical && !summary.disagreements.is_empty();
+    Ok(exit_code(wrong, !summary.skipped.is_empty()))
 }
 
 /// Writes each finished game and keeps the progress up to date.
 struct CliSink {
-    out: Box<dyn Write>,
+    output: Output,
     format: Format,
-    resumed: ResumeCheck,
-    progress: Progress,
 }
 
 impl batch::Sink<GameWork> for CliSink {
@@ -154,25 +125,23 @@ impl batch::Sink<GameWork> for CliSink {
 
     fn resumed(&mut self, game: &Game) -> io::Result<()> {
         let key = report::key(self.format, game);
-        self.resumed.confirm(&key, "game", || {
+        self.output.resumed.confirm(&key, "game", || {
             format!("{}: {}", game.id, game.transcript())
         })
     }
 
     fn done(&mut self, analysis: GameAnalysis) -> io::Result<()> {
-        self.out
-            .write_all(report::record(self.format, &analysis).as_bytes())?;
-        self.out.flush()?;
+        let record = report::record(self.format, &analysis);
+        self.output.write(&record, analysis.nodes)?;
         if let Some(theoretical) = analysis.theoretical.filter(|t| !t.agrees()) {
             let line = report::disagreement_line(&analysis.game.id.to_string(), &theoretical);
-            self.progress.message(&line);
+            self.output.progress.message(&line);
         }
-        self.progress.advance(analysis.nodes);
         Ok(())
     }
 
     fn bad(&mut self, error: GameError) -> io::Result<()> {
-        self.progress.message(&format!("{error} (skipped)"));
+        self.output.progress.message(&format!("{error} (skipped)"));
         Ok(())
     }
 }

@@ -12,41 +12,21 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use super::{discs, Game, GameError};
-use crate::batch::{self, BatchError, Shard, Totals, Work, PARALLEL_MAX_EMPTIES};
+use crate::batch::{self, BatchError, Totals, Work};
+use crate::bench::nps;
 use crate::board::{Color, Position, Square};
 use crate::search::{Solution, Solver, StopHandle, Stopped};
 
 /// What to compute and how.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GamesOptions {
     /// Solve from this many empties to the end of each game, scoring every move played.
     pub empties: Option<u32>,
     /// Compare the exact score at the database's depth with its recorded theoretical score.
     pub check_theoretical: bool,
-    /// The part of the input to analyse.
-    pub shard: Shard,
-    /// Worker threads in total; 0 means one per core.
-    pub threads: usize,
-    /// Transposition table size in MiB in total.
-    pub hash_mb: usize,
-    /// The first games of the shard that a resumed run already has.
-    pub skip: usize,
-    /// Games whose largest solve has at most this many empties are solved in parallel.
-    pub parallel_max_empties: u32,
-}
-
-impl Default for GamesOptions {
-    fn default() -> Self {
-        GamesOptions {
-            empties: None,
-            check_theoretical: false,
-            shard: Shard::ALL,
-            threads: 0,
-            hash_mb: 256,
-            skip: 0,
-            parallel_max_empties: PARALLEL_MAX_EMPTIES,
-        }
-    }
+    /// How to run the batch: shard, threads, table size, resumed games (`wld` and `strict`
+    /// are ignored: games are solved exactly, and a bad game never stops the run).
+    pub batch: batch::Options,
 }
 
 /// One move played from N empties on, scored.
@@ -294,22 +274,13 @@ pub struct GamesSummary {
 impl GamesSummary {
     /// Positions solved per second.
     pub fn solved_per_second(&self) -> f64 {
-        let seconds = self.time.as_secs_f64();
-        if seconds > 0.0 {
-            self.solved as f64 / seconds
-        } else {
-            0.0
-        }
+        // The same rate as nodes per second, of positions.
+        nps(self.solved as u64, self.time)
     }
 
     /// Nodes per second.
     pub fn nps(&self) -> f64 {
-        let seconds = self.time.as_secs_f64();
-        if seconds > 0.0 {
-            self.nodes as f64 / seconds
-        } else {
-            0.0
-        }
+        nps(self.nodes, self.time)
     }
 
     fn add(&mut self, analysis: &GameAnalysis) {
@@ -372,12 +343,8 @@ where
 {
     let batch_options = batch::Options {
         strict: false,
-        shard: options.shard,
-        threads: options.threads,
-        hash_mb: options.hash_mb,
         wld: false,
-        skip: options.skip,
-        parallel_max_empties: options.parallel_max_empties,
+        ..options.batch.clone()
     };
     let mut tally = Tally {
         sink,

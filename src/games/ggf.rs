@@ -9,7 +9,7 @@
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
-use super::{replay, transcript, Game, GameError, GameErrorKind, GameId, Step};
+use super::{transcript, Game, GameError, GameErrorKind, GameId, Step};
 use crate::board::{Color, Position};
 
 /// The longest tag value kept; longer ones (comments) are cut, the rest skipped.
@@ -309,18 +309,10 @@ fn game(id: GameId, tags: &[Tag]) -> Result<Game, GameErrorKind> {
             _ => {}
         }
     }
-    let (moves, positions, end) = replay(start, steps)?;
-    Ok(Game {
-        id,
-        black: black.filter(|name| !name.is_empty()),
-        white: white.filter(|name| !name.is_empty()),
-        tournament: None,
-        start,
-        moves,
-        positions,
-        end,
-        recorded: None,
-    })
+    let mut game = Game::replayed(id, start, steps)?;
+    game.black = black.filter(|name| !name.is_empty());
+    game.white = white.filter(|name| !name.is_empty());
+    Ok(game)
 }
 
 /// The position of a `BO` value: the size `8`, 64 cells (`-` empty, `*` black, `O` white, any

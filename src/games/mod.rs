@@ -86,6 +86,26 @@ pub struct Reached {
 }
 
 impl Game {
+    /// The game of `steps` played from `start` (see [`replay`]), with no names or record.
+    pub fn replayed(
+        id: GameId,
+        start: Position,
+        steps: impl IntoIterator<Item = Step>,
+    ) -> Result<Game, GameErrorKind> {
+        let (moves, positions, end) = replay(start, steps)?;
+        Ok(Game {
+            id,
+            black: None,
+            white: None,
+            tournament: None,
+            start,
+            moves,
+            positions,
+            end,
+            recorded: None,
+        })
+    }
+
     /// The position with `empties` empty squares, if the game passes through it.
     pub fn at_empties(&self, empties: u32) -> Option<Reached> {
         let index = self
@@ -506,14 +526,9 @@ pub fn inputs(paths: Vec<PathBuf>) -> impl Iterator<Item = Result<Game, GameErro
 /// solving; `None` when an input is standard input or another file that is not a regular file
 /// (it cannot be read twice).
 pub fn count_games(paths: &[PathBuf], shard: crate::batch::Shard) -> Option<usize> {
-    let regular = |path: &PathBuf| {
-        path.as_os_str() != "-" && std::fs::metadata(path).map_or(true, |m| m.is_file())
-    };
-    if !paths.iter().all(regular) {
-        return None;
-    }
-    let valid = inputs(paths.to_vec()).filter(Result::is_ok).count();
-    Some(shard.share_of(valid))
+    crate::batch::count_in_files(paths, shard, || {
+        inputs(paths.to_vec()).filter(Result::is_ok).count()
+    })
 }
 
 #[cfg(test)]
@@ -579,22 +594,12 @@ mod tests {
 
     #[test]
     fn positions_by_empties() {
-        let (moves, positions, end) = replay(Position::start(), steps(WIPE_OUT)).unwrap();
-        let game = Game {
-            id: GameId {
-                file: "t".into(),
-                number: 1,
-                line: Some(1),
-            },
-            black: None,
-            white: None,
-            tournament: None,
-            start: Position::start(),
-            moves,
-            positions,
-            end,
-            recorded: None,
+        let id = GameId {
+            file: "t".into(),
+            number: 1,
+            line: Some(1),
         };
+        let game = Game::replayed(id, Position::start(), steps(WIPE_OUT)).unwrap();
         assert_eq!(game.transcript(), WIPE_OUT);
         let at = game.at_empties(56).unwrap();
         assert_eq!(at.index, 4);

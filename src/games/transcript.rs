@@ -3,11 +3,12 @@
 //! `--`. Blank lines and lines starting with `#` or `%` are skipped, and a `#` or `%` after the
 //! moves starts a comment. Every other line is one game, numbered from 1.
 
-use std::io::{self, BufRead, Read};
+use std::io::BufRead;
 use std::sync::Arc;
 
-use super::{replay, Game, GameError, GameErrorKind, GameId, Step};
+use super::{Game, GameError, GameErrorKind, GameId, Step};
 use crate::board::{Position, Square};
+use crate::notation::read_bounded_line;
 
 /// The longest line read (longer ones are an error): a game has at most 60 moves and passes.
 pub const MAX_LINE_LEN: usize = 4096;
@@ -72,33 +73,6 @@ impl<R: BufRead> TranscriptReader<R> {
             finished: false,
         }
     }
-
-    /// The next line into `buffer`, without its newline; `Ok(false)` at the end. A line over
-    /// the limit is cut (`too_long` tells).
-    fn read_line(&mut self) -> io::Result<Option<bool>> {
-        self.buffer.clear();
-        let limit = (MAX_LINE_LEN + 1) as u64;
-        let read = Read::take(&mut self.reader, limit).read_until(b'\n', &mut self.buffer)?;
-        if read == 0 {
-            return Ok(None);
-        }
-        if self.buffer.last() == Some(&b'\n') {
-            self.buffer.pop();
-            return Ok(Some(false));
-        }
-        if self.buffer.len() <= MAX_LINE_LEN {
-            return Ok(Some(false));
-        }
-        // Too long: skip the rest of the line.
-        let mut rest = Vec::new();
-        loop {
-            rest.clear();
-            let n = Read::take(&mut self.reader, 1 << 16).read_until(b'\n', &mut rest)?;
-            if n == 0 || rest.last() == Some(&b'\n') {
-                return Ok(Some(true));
-            }
-        }
-    }
 }
 
 impl<R: BufRead> Iterator for TranscriptReader<R> {
@@ -106,7 +80,8 @@ impl<R: BufRead> Iterator for TranscriptReader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         while !self.finished {
-            let too_long = match self.read_line() {
+            let too_long = match read_bounded_line(&mut self.reader, &mut self.buffer, MAX_LINE_LEN)
+            {
                 Ok(Some(too_long)) => too_long,
                 Ok(None) => {
                     self.finished = true;
@@ -164,26 +139,15 @@ impl<R: BufRead> Iterator for TranscriptReader<R> {
 
 /// The game of one transcript line.
 fn game(id: GameId, text: &str) -> Result<Game, GameError> {
-    let start = Position::start();
-    let (moves, positions, end) = steps(text)
-        .and_then(|steps| replay(start, steps))
-        .map_err(|kind| GameError::game(&id, kind))?;
-    Ok(Game {
-        id,
-        black: None,
-        white: None,
-        tournament: None,
-        start,
-        moves,
-        positions,
-        end,
-        recorded: None,
-    })
+    steps(text)
+        .and_then(|steps| Game::replayed(id.clone(), Position::start(), steps))
+        .map_err(|kind| GameError::game(&id, kind))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io;
 
     fn read(text: &str) -> Vec<Result<Game, GameError>> {
         TranscriptReader::new(io::Cursor::new(text.as_bytes().to_vec()), "g.txt".into()).collect()

@@ -18,7 +18,7 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{replay, Game, GameError, GameErrorKind, GameId, Recorded, Step};
+use super::{Game, GameError, GameErrorKind, GameId, Recorded, Step};
 use crate::board::{Position, Square};
 
 /// Bytes of a header.
@@ -339,27 +339,20 @@ impl<R: BufRead> WthorReader<R> {
             .expect("a whole record");
         let record = Record::parse(bytes);
         let id = self.id(number);
-        let start = Position::start();
-        let (moves, positions, end) = record
+        let mut game = record
             .steps()
-            .and_then(|steps| replay(start, steps))
+            .and_then(|steps| Game::replayed(id.clone(), Position::start(), steps))
             .map_err(|kind| GameError::game(&id, kind))?;
         let name = |list: &[String], index: u16| list.get(usize::from(index)).cloned();
-        Ok(Game {
-            id,
-            black: name(&self.names.players, record.black),
-            white: name(&self.names.players, record.white),
-            tournament: name(&self.names.tournaments, record.tournament),
-            start,
-            moves,
-            positions,
-            end,
-            recorded: Some(Recorded {
-                final_black: u32::from(record.real_score),
-                theoretical_black: u32::from(record.theoretical_score),
-                depth: self.depth,
-            }),
-        })
+        game.black = name(&self.names.players, record.black);
+        game.white = name(&self.names.players, record.white);
+        game.tournament = name(&self.names.tournaments, record.tournament);
+        game.recorded = Some(Recorded {
+            final_black: u32::from(record.real_score),
+            theoretical_black: u32::from(record.theoretical_score),
+            depth: self.depth,
+        });
+        Ok(game)
     }
 }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::batch::{csv_field, csv_fields, fingerprint, milliseconds, plural, Written};
-use super::{format_count, format_mnps, format_seconds, format_thousands};
+use super::{decimals_for, format_count, format_mnps, format_seconds, format_thousands};
 use crate::board::{Color, Square};
 use crate::games::analysis::{GameAnalysis, GamesSummary, MoveReport, Theoretical};
 use crate::games::{discs, Game};
@@ -518,10 +518,7 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
     }
     let elsewhere = summary.read - summary.analysed - summary.resumed;
     if elsewhere > 0 && !summary.interrupted {
-        text.push_str(&format!(
-            ", {} in other shards",
-            thousands(elsewhere)
-        ));
+        text.push_str(&format!(", {} in other shards", thousands(elsewhere)));
     }
     text.push('\n');
     if !summary.skipped.is_empty() {
@@ -585,12 +582,13 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
             plural(summary.final_differs)
         ));
     }
+    let rate = summary.solved_per_second();
     text.push_str(&format!(
-        "solved {} position{} in {} ({:.2} positions/s), {} nodes ({})\n",
+        "solved {} position{} in {} ({rate:.*} positions/s), {} nodes ({})\n",
         thousands(summary.solved),
         plural(summary.solved),
         format_seconds(summary.time.as_secs_f64()),
-        summary.solved_per_second(),
+        decimals_for(rate),
         format_count(summary.nodes),
         format_mnps(summary.nps()),
     ));
