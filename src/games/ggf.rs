@@ -146,10 +146,16 @@ impl<R: BufRead> GgfReader<R> {
             }
             tags.push(Tag {
                 name: String::from_utf8_lossy(&name).to_ascii_uppercase(),
-                value: String::from_utf8_lossy(&value).into_owned(),
+                value: text(value),
             });
         }
     }
+}
+
+/// A tag value as text: UTF-8, or else Latin-1 (older files).
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes)
+        .unwrap_or_else(|e| e.into_bytes().iter().map(|&b| char::from(b)).collect())
 }
 
 fn shorten(bytes: &[u8]) -> String {
@@ -351,8 +357,8 @@ mod tests {
     const START: &str =
         "8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *";
 
-    fn read(text: &str) -> Vec<Result<Game, GameError>> {
-        GgfReader::new(io::Cursor::new(text.as_bytes().to_vec()), "g.ggf".into()).collect()
+    fn read(text: impl AsRef<[u8]>) -> Vec<Result<Game, GameError>> {
+        GgfReader::new(io::Cursor::new(text.as_ref().to_vec()), "g.ggf".into()).collect()
     }
 
     #[test]
@@ -375,6 +381,15 @@ mod tests {
         assert_eq!(first.id.to_string(), "g.ggf#1");
         assert_eq!(first.moves.len(), 9);
         assert_eq!(first.positions[4], parse_transcript("f5f4c3c6").unwrap());
+        // Names in Latin-1 (not UTF-8) are read as such.
+        let latin1 = text.replace("alice", "M\u{fc}ller").replace('\u{fc}', "\0");
+        let mut bytes = latin1.into_bytes();
+        let at = bytes.iter().position(|&b| b == 0).unwrap();
+        bytes[at] = 0xfc;
+        assert_eq!(
+            read(bytes)[0].as_ref().unwrap().black.as_deref(),
+            Some("M\u{fc}ller")
+        );
         // A pass after the last move of a finished game is one move too many.
         assert_eq!(
             games[1].as_ref().unwrap_err().to_string(),

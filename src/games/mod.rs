@@ -6,8 +6,8 @@
 //! (a truncated record, a header that miscounts its records, a byte that is not a move), is a
 //! [`GameError`] that names the file, the game and what was expected.
 //!
-//! The kind of a file is told from its content: binary data is WThor, text starting with `(;`
-//! is GGF, other text is one transcript per line. [`analysis`] solves the games; this module
+//! The kind of a file is told from its content: text starting with `(;` is GGF, other binary
+//! data is WThor, other text is one transcript per line. [`analysis`] solves the games; this module
 //! and its readers never solve and never print.
 
 pub mod analysis;
@@ -431,26 +431,24 @@ pub enum Kind {
 }
 
 /// The kind of a file from its first bytes (and, for a file too short to tell, its name):
-/// binary data (a NUL byte, or bytes that are not UTF-8) is WThor, text starting with `(;` is
-/// GGF, other text is transcripts; a text file named `*.wtb` is still read as WThor.
+/// text starting with `(;` is GGF (a WThor header never starts so: its first byte is the
+/// century, 19 or 20); other binary data (a NUL byte, or bytes that are not UTF-8) is WThor;
+/// other text is transcripts, unless the file is named `*.wtb`.
 pub fn sniff(head: &[u8], name: &str) -> Kind {
-    let utf8 = match std::str::from_utf8(head) {
-        Ok(_) => true,
-        // A character cut off by the end of the sample is still text.
-        Err(e) => e.error_len().is_none(),
-    };
-    if head.contains(&0) || !utf8 {
-        return Kind::Wthor;
-    }
     let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     let first = text.iter().position(|b| !b.is_ascii_whitespace());
     if first.is_some_and(|i| text[i..].starts_with(b"(;")) {
         return Kind::Ggf;
     }
-    if Path::new(name)
+    let utf8 = match std::str::from_utf8(head) {
+        Ok(_) => true,
+        // A character cut off by the end of the sample is still text.
+        Err(e) => e.error_len().is_none(),
+    };
+    let wtb = Path::new(name)
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"))
-    {
+        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
+    if head.contains(&0) || !utf8 || wtb {
         return Kind::Wthor;
     }
     Kind::Transcripts
@@ -622,5 +620,7 @@ mod tests {
         assert_eq!(sniff(b"", "x.WTB"), Kind::Wthor);
         assert_eq!(sniff(b"", "x.txt"), Kind::Transcripts);
         assert_eq!(sniff(b"\xff\xfe", "x.txt"), Kind::Wthor);
+        // GGF with a Latin-1 name is still GGF.
+        assert_eq!(sniff(b"(;GM[Othello]PB[M\xfcller]", "x"), Kind::Ggf);
     }
 }
