@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::time::{Duration, Instant};
 
-use super::{discs, Game, GameError};
+use super::{discs, Game, GameError, Reached};
 use crate::batch::{self, BatchError, Totals, Work};
 use crate::bench::nps;
 use crate::board::{Color, Position, Square};
@@ -143,32 +143,29 @@ pub fn analyze_game(
         Ok::<Solution, Stopped>(solution)
     };
     let from = options.empties.and_then(|n| game.at_empties(n));
+    let on_the_way = |reached: Option<Reached>| matches!((reached, from), (Some(r), Some(f)) if r.index >= f.index);
     // The database's position is solved when asked, or anyway when it is on the way from N.
-    let record = game.recorded.filter(|r| {
-        let on_the_way = matches!((game.at_empties(r.depth), from),
-            (Some(at), Some(from)) if at.index >= from.index);
-        options.check_theoretical || on_the_way
-    });
+    let record = game
+        .recorded
+        .map(|r| (r, game.at_empties(r.depth)))
+        .filter(|&(_, reached)| options.check_theoretical || on_the_way(reached));
     let mut theoretical_at = None;
-    if let Some(record) = record {
-        let reached = game.at_empties(record.depth);
-        let on_the_way = matches!((reached, from), (Some(r), Some(f)) if r.index >= f.index);
-        if !on_the_way {
-            // Deeper than N (or no N): solved on its own, first.
-            let exact = match reached {
-                Some(r) => {
-                    let solution = solve(&mut analysis, &r.position)?;
-                    discs(&r.position, solution.score).0
-                }
-                None => game.final_discs().0,
-            };
-            theoretical_at = Some(Theoretical {
-                depth: record.depth,
-                recorded: record.theoretical_black,
-                exact,
-                position: reached.map(|r| r.position),
-            });
-        }
+    if let Some((record, reached)) = record.filter(|&(_, reached)| !on_the_way(reached)) {
+        // Deeper than N (or no N): solved on its own, first. A game that ended before that
+        // depth is compared with its final score.
+        let exact = match reached {
+            Some(r) => {
+                let solution = solve(&mut analysis, &r.position)?;
+                discs(&r.position, solution.score).0
+            }
+            None => game.final_discs().0,
+        };
+        theoretical_at = Some(Theoretical {
+            depth: record.depth,
+            recorded: record.theoretical_black,
+            exact,
+            position: reached.map(|r| r.position),
+        });
     }
     if let Some(from) = from {
         let mut scores = Vec::with_capacity(game.moves.len() + 1 - from.index);
@@ -203,15 +200,11 @@ pub fn analyze_game(
                 loss,
             });
         }
-        if let Some(record) = record.filter(|_| theoretical_at.is_none()) {
-            let r = game
-                .at_empties(record.depth)
-                .expect("the depth is on the way");
-            let k = r.index - from.index;
+        if let Some((record, Some(r))) = record.filter(|_| theoretical_at.is_none()) {
             theoretical_at = Some(Theoretical {
                 depth: record.depth,
                 recorded: record.theoretical_black,
-                exact: discs(&r.position, scores[k]).0,
+                exact: discs(&r.position, scores[r.index - from.index]).0,
                 position: Some(r.position),
             });
         }
