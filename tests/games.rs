@@ -267,8 +267,8 @@ fn theoretical_scores_of_2021_agree_and_a_wrong_one_is_listed_with_its_position(
     }
 }
 
-/// The whole of 2021: 320 positions at 24 empties. Measured with `cargo test --release --test
-/// games -- --ignored` on the 2-core machine: see README.md (Real games) for the time.
+/// The whole of 2021: 320 positions at 24 empties, hours with 2 threads (README.md,
+/// `osolve games`, has the measured run).
 #[test]
 #[ignore]
 fn all_320_theoretical_scores_of_2021_agree() {
