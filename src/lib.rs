@@ -7,6 +7,8 @@
 pub mod analyze;
 pub mod bench;
 pub mod board;
+pub mod eval;
+pub mod learn;
 pub mod notation;
 pub mod perft;
 pub mod report;

@@ -4,8 +4,10 @@
 
 mod analyze;
 mod bench;
+mod gen;
 mod perft;
 mod solve;
+mod train;
 
 use clap::{Args, Parser, Subcommand};
 use osolve::search::{SolveOptions, StopHandle};
@@ -42,6 +44,10 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Count move-generation leaves from a position.
     Perft(perft::PerftArgs),
+    /// Make labelled training positions (exact solves of generated games).
+    Gen(gen::GenArgs),
+    /// Fit the evaluation weights to labelled positions.
+    Train(train::TrainArgs),
 }
 
 /// Search options shared by the solving subcommands.
@@ -125,6 +131,8 @@ pub fn run() -> i32 {
         Command::Analyze(args) => analyze::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Gen(args) => gen::run(args),
+        Command::Train(args) => train::run(args),
     };
     match result {
         Ok(code) => code,

@@ -7,6 +7,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod learn;
 pub mod solve;
 
 use crate::board::{Color, Position, Square};

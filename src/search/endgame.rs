@@ -5,10 +5,11 @@
 //! transposition cutoff, and Young Brothers Wait splits on rayon). All functions are fail-soft alpha-beta on exact disc differentials, with the empty
 //! squares of a finished game given to the winner.
 
-use super::ordering::{eval_search, fastest_first, odd_region_squares, SQUARE_CLASSES};
+use super::ordering::{fastest_first, learned_order, odd_region_squares, SQUARE_CLASSES};
 use super::stability::stable_discs;
 use super::tt::{Tables, NO_MOVE};
 use crate::board::{flips, last_flip_count, legal_moves, Bits, Board};
+use crate::eval::Weights;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -20,8 +21,13 @@ pub const SHALLOW_MAX: u32 = 7;
 pub const TT_MIN: u32 = 11;
 /// From this many empties up children are probed in the table before searching (ETC).
 pub const ETC_MIN: u32 = 14;
-/// From this many empties up, moves are ordered by a shallow search of a static evaluation.
-pub const SORT_SEARCH_MIN: u32 = 16;
+/// From this many empties up, moves are ordered by the learned evaluation of each child (with
+/// the opponent's mobility); below, by fastest-first and parity.
+pub const EVAL_ORDER_MIN: u32 = 12;
+/// From this many empties up, the evaluation of a child comes from a 1-ply search.
+pub const EVAL_DEPTH_1_MIN: u32 = 15;
+/// From this many empties up, from a 2-ply search.
+pub const EVAL_DEPTH_2_MIN: u32 = 19;
 /// Below this many empties the deep search does not look for a cancellation.
 const CANCEL_CHECK_MIN: u32 = 10;
 /// Below this many empties the stability cutoff costs more than the nodes it saves.
@@ -153,6 +159,8 @@ pub struct Search<'a> {
     pub nodes: u64,
     /// Empties from which the deep search splits siblings across threads (u32::MAX: never).
     pub split_min: u32,
+    /// The learned evaluation that orders moves at the deepest nodes.
+    pub weights: &'static Weights,
 }
 
 impl<'a> Search<'a> {
@@ -163,6 +171,7 @@ impl<'a> Search<'a> {
             cancel,
             nodes: 0,
             split_min,
+            weights: crate::eval::builtin(),
         }
     }
 
@@ -560,9 +569,15 @@ impl<'a> Search<'a> {
             }
             let value = if sq as u8 == tt_move {
                 i32::MAX
-            } else if empties >= SORT_SEARCH_MIN {
-                let depth = if empties >= 22 { 2 } else { 1 };
-                -eval_search(np, no, depth, -1_000_000, 1_000_000, &mut self.nodes)
+            } else if empties >= EVAL_ORDER_MIN {
+                let depth = if empties >= EVAL_DEPTH_2_MIN {
+                    2
+                } else if empties >= EVAL_DEPTH_1_MIN {
+                    1
+                } else {
+                    0
+                };
+                learned_order(self.weights, np, no, depth, &mut self.nodes)
             } else {
                 fastest_first(np, no, sq, odd)
             };
@@ -678,7 +693,7 @@ impl<'a> Search<'a> {
         let shared_alpha = AtomicI32::new(alpha);
         let best = Mutex::new((best_so_far, NO_MOVE));
         let nodes = AtomicU64::new(0);
-        let (tt, split_min) = (self.tt, self.split_min);
+        let (tt, split_min, weights) = (self.tt, self.split_min, self.weights);
         rest.par_iter().for_each(|m| {
             if cancel.is_cancelled() {
                 return;
@@ -688,6 +703,7 @@ impl<'a> Search<'a> {
                 cancel: &cancel,
                 nodes: 0,
                 split_min,
+                weights,
             };
             let child = board.play_flips(m.sq as usize, m.flips);
             let a = shared_alpha.load(Ordering::Relaxed);

@@ -468,7 +468,7 @@ impl Solver {
     }
 
     /// Score (sign with WLD) and nodes, without the principal variation.
-    fn solve_without_pv(&mut self, position: &Position) -> Result<(i32, u64), Stopped> {
+    pub fn solve_without_pv(&mut self, position: &Position) -> Result<(i32, u64), Stopped> {
         self.tt.deep.new_generation();
         let board = position.board;
         let wld = self.options.wld;
@@ -511,9 +511,9 @@ fn ordered_moves(board: &Board, tt: &Tables) -> Vec<Move> {
         );
         m.value = if m.sq == tt_move {
             i32::MAX
-        } else if board.empties() >= endgame::SORT_SEARCH_MIN {
+        } else if board.empties() >= endgame::EVAL_ORDER_MIN {
             let mut nodes = 0;
-            -ordering::eval_search(np, no, ROOT_SORT_DEPTH, -1_000_000, 1_000_000, &mut nodes)
+            ordering::learned_order(crate::eval::builtin(), np, no, ROOT_SORT_DEPTH, &mut nodes)
         } else {
             fastest_first(np, no, m.sq as usize, odd)
         };
