@@ -11,3 +11,4 @@ pub mod notation;
 pub mod perft;
 pub mod report;
 pub mod search;
+pub mod variant;
