@@ -440,7 +440,7 @@ impl VariantSolver {
     /// else a bound beyond the window it failed on (fail-soft).
     fn search(&mut self, game: &Game, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes % STOP_CHECK_EVERY == 0 && self.stop.load(Ordering::Relaxed) {
+        if self.nodes.is_multiple_of(STOP_CHECK_EVERY) && self.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         }
         if self.stopped {
