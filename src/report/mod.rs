@@ -1,13 +1,19 @@
 //! Output formats for people and programs: here the human diagram of a position, the compact
 //! numbers every report shares (node counts, times, rates) and the rows of `osolve perft`; in
 //! the submodules the reports of each subcommand: [`solve`] (human and JSON), [`analyze`]
-//! (OBF, JSON lines, CSV) and [`bench`](mod@bench). Knows nothing of search internals, files or
+//! (OBF, JSON lines, CSV) and [`bench`](mod@bench); the reports of the rules variants
+//! ([`variant`](mod@variant)); board pictures ([`picture`]) drawn as SVG ([`svg`](mod@svg)) or as a
+//! terminal diagram in colour ([`colour`]). Knows nothing of search internals, files or
 //! terminals: it turns values into strings and never prints; the caller decides where they go
-//! and whether the terminal can show Unicode.
+//! and whether the terminal can show Unicode and colour.
 
 pub mod analyze;
 pub mod bench;
+pub mod colour;
+pub mod picture;
 pub mod solve;
+pub mod svg;
+pub mod variant;
 
 use crate::board::{Color, Position, Square};
 
