@@ -5,12 +5,14 @@
 mod analyze;
 mod bench;
 mod perft;
+mod show;
 mod solve;
+mod variant;
 
 use clap::{Args, Parser, Subcommand};
 use osolve::search::{SolveOptions, StopHandle};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Exit code: everything done and correct.
 pub const EXIT_OK: i32 = 0;
@@ -42,6 +44,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Count move-generation leaves from a position.
     Perft(perft::PerftArgs),
+    /// Draw positions (terminal, SVG), with every move's score or the principal variation.
+    Show(show::ShowArgs),
 }
 
 /// Search options shared by the solving subcommands.
@@ -71,6 +75,8 @@ impl SearchArgs {
 pub struct Interrupt {
     flag: AtomicBool,
     handles: Mutex<Vec<StopHandle>>,
+    /// Stop flags of the variant solvers.
+    flags: Mutex<Vec<Arc<AtomicBool>>>,
 }
 
 impl Interrupt {
@@ -88,6 +94,16 @@ impl Interrupt {
             .unwrap_or_else(|e| e.into_inner())
             .push(handle);
     }
+    /// Sets `flag` when a signal arrives (at once if one already did).
+    pub fn register_flag(&self, flag: Arc<AtomicBool>) {
+        if self.is_set() {
+            flag.store(true, Ordering::SeqCst);
+        }
+        self.flags
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(flag);
+    }
     fn trigger(&self) {
         // A second signal means "now": the first one is still waiting for a search or for
         // input (a terminal on standard input) to finish.
@@ -102,6 +118,9 @@ impl Interrupt {
         {
             h.stop();
         }
+        for flag in self.flags.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            flag.store(true, Ordering::SeqCst);
+        }
     }
 }
 
@@ -113,6 +132,7 @@ pub fn interrupt() -> &'static Interrupt {
         Interrupt {
             flag: AtomicBool::new(false),
             handles: Mutex::new(Vec::new()),
+            flags: Mutex::new(Vec::new()),
         }
     })
 }
@@ -125,6 +145,7 @@ pub fn run() -> i32 {
         Command::Analyze(args) => analyze::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Show(args) => show::run(args),
     };
     match result {
         Ok(code) => code,

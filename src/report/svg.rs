@@ -262,6 +262,21 @@ fn fit(text: &str, width: usize) -> String {
     format!("{}…", kept.trim_end())
 }
 
+/// The SVG document `svg_text` rendered as PNG bytes at its own size, with the system's fonts
+/// for the text (builds with the `png` feature only).
+#[cfg(feature = "png")]
+pub fn png(svg_text: &str) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let mut options = usvg::Options::default();
+    options.fontdb_mut().load_system_fonts();
+    let tree = usvg::Tree::from_str(svg_text, &options).map_err(|e| e.to_string())?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| "the picture has no area".to_string())?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap.encode_png().map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

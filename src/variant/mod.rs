@@ -2,10 +2,12 @@
 //! centre without flips, 32 discs per player) and raw disc scoring, beside standard Othello.
 //! This module owns the game state of a variant ([`Game`], [`VariantPosition`]), its move rules
 //! and final scores; [`solver`] searches it exactly, [`reference`] plays it literally for tests,
-//! [`perft`] counts its game tree. It uses the board primitives (legal moves, flips) through
-//! their public API and never touches the fast Othello solver, which stays the path for
-//! Othello with official scoring. It knows nothing of text, files or terminals.
+//! [`perft`] counts its game tree and [`analyze`](mod@analyze) drives `osolve analyze` through
+//! the solver. It uses the board primitives (legal moves, flips) through their public API and
+//! never touches the fast Othello solver, which stays the path for Othello with official
+//! scoring. It knows nothing of terminals.
 
+pub mod analyze;
 pub mod perft;
 pub mod reference;
 pub mod solver;

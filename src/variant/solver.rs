@@ -171,6 +171,15 @@ impl VariantSolver {
         }
     }
 
+    /// A solver whose searches stop when `stop` is set (shared by several solvers, or by a
+    /// signal handler).
+    pub fn with_stop(options: VariantOptions, stop: Arc<AtomicBool>) -> VariantSolver {
+        VariantSolver {
+            stop,
+            ..VariantSolver::new(options)
+        }
+    }
+
     /// The options in force.
     pub fn options(&self) -> &VariantOptions {
         &self.options
