@@ -239,11 +239,9 @@ fn write_caption(out: &mut String, picture: &Picture) -> std::fmt::Result {
     Ok(())
 }
 
-/// The counts without the words that the picture already shows.
+/// The counts as a caption line: `black 12 · white 32 · empty 20`.
 fn short_counts(counts: &str) -> String {
-    counts
-        .replace("empties ", "empty ")
-        .replace("discs left: ", "left ")
+    counts.replace("empties ", "empty ")
 }
 
 fn capitalised(text: &str) -> String {
