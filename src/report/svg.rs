@@ -166,7 +166,7 @@ fn write_square(out: &mut String, picture: &Picture, square: Square) -> std::fmt
         }
         SquareMark::Legal => writeln!(
             out,
-            r#"<circle class="legal" cx="{x}" cy="{y}" r="5" fill="{}" fill-opacity="0.45"/>"#,
+            r#"<circle class="legal" cx="{x}" cy="{y}" r="7" fill="{}" fill-opacity="0.5"/>"#,
             fill(picture.position.to_move)
         ),
         SquareMark::Score { score, best } => {
