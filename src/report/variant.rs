@@ -115,20 +115,14 @@ pub fn final_count_text(count: &FinalCount) -> String {
     text
 }
 
-/// The line naming the rules: `reversi rules, raw scoring; discs left: black 5, white 7`.
-pub fn rules_line(position: &VariantPosition, solution_scoring: crate::variant::Scoring) -> String {
-    let mut line = format!(
+/// The line naming the rules and the scoring: `reversi rules, raw scoring` (the diagram above
+/// it shows the discs left).
+pub fn rules_line(position: &VariantPosition, scoring: crate::variant::Scoring) -> String {
+    format!(
         "{} rules, {} scoring",
         position.rules().name(),
-        solution_scoring.name()
-    );
-    if let Some(left) = discs_left(position) {
-        line.push_str(&format!(
-            "; discs left: black {}, white {}",
-            left.black, left.white
-        ));
-    }
-    line
+        scoring.name()
+    )
 }
 
 /// The result line: `score +4 (black 33 - white 29, 2 empty)  best a2  pv ...  nodes ...`; with
@@ -242,7 +236,14 @@ mod tests {
         let after = start.play(sq("d4")).unwrap();
         assert_eq!(
             rules_line(&after, Scoring::Official),
-            "reversi rules, official scoring; discs left: black 31, white 32"
+            "reversi rules, official scoring"
+        );
+        assert_eq!(
+            discs_left(&after),
+            Some(Supplies {
+                black: 31,
+                white: 32
+            })
         );
         let mut wld = finished();
         wld.wld = true;
