@@ -169,46 +169,49 @@ enum Engine {
 }
 
 impl Engine {
-    /// The report of one position in `style`; `Ok(None)` when the search was stopped, `Err`
-    /// for a position the rules cannot reach.
-    fn report(&mut self, parsed: &Parsed, style: Style) -> Result<Option<String>, ParseError> {
+    /// `parsed` when the rules can reach it, else the error for its line.
+    fn accepts(&self, parsed: Parsed) -> Result<Parsed, ParseError> {
+        match self {
+            Engine::Othello(_) => Ok(parsed),
+            Engine::Variant(_, rules) => variant_position(&parsed, *rules).map(|_| parsed),
+        }
+    }
+
+    /// The report of one position (one the engine [`accepts`](Engine::accepts)) in `style`;
+    /// `None` when the search was stopped.
+    fn report(&mut self, parsed: &Parsed, style: Style) -> Option<String> {
         let source = &parsed.source;
+        let diagram = |position: &VariantPosition, style| {
+            colour::diagram(&Picture::new(position, Marks::Legal, ""), style)
+        };
         match self {
             Engine::Othello(solver) => {
-                Ok(solver
-                    .solve(&parsed.position)
-                    .ok()
-                    .map(|solution| match style {
-                        Style::Json => json_report(source, &solution),
-                        Style::Quiet => quiet_report(source, &solution),
-                        Style::Human { style } if style.colour => {
-                            let position =
-                                VariantPosition::new(parsed.position, None, Rules::Othello)
-                                    .expect("Othello rules take any position");
-                            let picture = Picture::new(&position, Marks::Legal, "");
-                            format!(
-                                "{source}\n{}{}\n\n",
-                                colour::diagram(&picture, style),
-                                result_line(&solution)
-                            )
-                        }
-                        Style::Human { style } => human_report(source, &solution, style.unicode),
-                    }))
+                let solution = solver.solve(&parsed.position).ok()?;
+                Some(match style {
+                    Style::Json => json_report(source, &solution),
+                    Style::Quiet => quiet_report(source, &solution),
+                    Style::Human { style } if style.colour => {
+                        let position = VariantPosition::new(parsed.position, None, Rules::Othello)
+                            .expect("Othello rules take any position");
+                        format!(
+                            "{source}\n{}{}\n\n",
+                            diagram(&position, style),
+                            result_line(&solution)
+                        )
+                    }
+                    Style::Human { style } => human_report(source, &solution, style.unicode),
+                })
             }
             Engine::Variant(solver, rules) => {
-                let position = variant_position(parsed, *rules)?;
-                Ok(solver.solve(&position).ok().map(|solution| match style {
+                let position = variant_position(parsed, *rules).ok()?;
+                let solution = solver.solve(&position).ok()?;
+                Some(match style {
                     Style::Json => variant_report::json_report(source, &solution),
                     Style::Quiet => variant_report::quiet_report(source, &solution),
                     Style::Human { style } => {
-                        let picture = Picture::new(&position, Marks::Legal, "");
-                        variant_report::human_report(
-                            source,
-                            &colour::diagram(&picture, style),
-                            &solution,
-                        )
+                        variant_report::human_report(source, &diagram(&position, style), &solution)
                     }
-                }))
+                })
             }
         }
     }
@@ -262,7 +265,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let mut solved = 0usize;
     let mut bad_input = false;
     for item in streams.into_iter().flatten() {
-        let parsed = match item {
+        let parsed = match item.and_then(|parsed| engine.accepts(parsed)) {
             Ok(parsed) => parsed,
             Err(e) => {
                 bad_input = true;
@@ -278,17 +281,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         let report = if interrupt.is_set() {
             None
         } else {
-            match engine.report(&parsed, style) {
-                Ok(report) => report,
-                Err(e) => {
-                    bad_input = true;
-                    if let Err(e) = out.flush() {
-                        return write_failed(e, bad_input);
-                    }
-                    eprintln!("osolve: {e}");
-                    continue;
-                }
-            }
+            engine.report(&parsed, style)
         };
         let Some(report) = report else {
             eprintln!(

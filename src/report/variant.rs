@@ -6,7 +6,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::solve::{best_move_name, move_name, Outcome};
-use super::{format_count, format_mnps, format_seconds};
 use crate::board::Color;
 use crate::notation::{format_board, Source};
 use crate::variant::solver::{FinalCount, VariantSolution};
@@ -87,7 +86,7 @@ impl VariantRecord {
                 black: s.black,
                 white: s.white,
             }),
-            empties: solution.empties(),
+            empties: solution.position.game.board.empties(),
             side_to_move: position.to_move,
             score: solution.score,
             result: Outcome::of(solution.score),
@@ -101,7 +100,7 @@ impl VariantRecord {
             }),
             nodes: solution.nodes,
             time_ms: (solution.time.as_secs_f64() * 1e6).round() / 1e3,
-            nps: solution.nps().round() as u64,
+            nps: solution.to_solution().nps().round() as u64,
         }
     }
 }
@@ -125,34 +124,23 @@ pub fn rules_line(position: &VariantPosition, scoring: crate::variant::Scoring) 
     )
 }
 
-/// The result line: `score +4 (black 33 - white 29, 2 empty)  best a2  pv ...  nodes ...`; with
-/// WLD `result win (black wins)`; a finished game says `game over`.
+/// The result line: `score +4 (black 33 - white 29, 2 empty)  best a2  pv ...  nodes ...`, that
+/// of [`super::solve::result_line`] with the final count of the discs on the board (WLD lines
+/// and finished games read the same).
 pub fn result_line(solution: &VariantSolution) -> String {
-    let mut line = match solution.final_count() {
-        Some(count) => format!("score {:+} ({})", solution.score, final_count_text(&count)),
-        None => {
-            let mover = solution.position.to_move;
-            match Outcome::of(solution.score) {
-                Outcome::Win => format!("result win ({} wins)", mover.name()),
-                Outcome::Loss => format!("result loss ({} wins)", mover.other().name()),
-                Outcome::Draw => "result draw".to_string(),
-            }
+    let line = super::solve::result_line(&solution.to_solution());
+    match solution.final_count() {
+        Some(count) => {
+            // The score and count are the part before the first double space.
+            let rest = &line[line.find("  ").unwrap_or(line.len())..];
+            format!(
+                "score {:+} ({}){rest}",
+                solution.score,
+                final_count_text(&count)
+            )
         }
-    };
-    match best_move_name(solution.best_move) {
-        Some(best) => {
-            let pv: Vec<String> = solution.pv.iter().map(|&mv| move_name(mv)).collect();
-            line.push_str(&format!("  best {best}  pv {}", pv.join(" ")));
-        }
-        None => line.push_str("  game over"),
+        None => line,
     }
-    line.push_str(&format!(
-        "  nodes {}  {}  {}",
-        format_count(solution.nodes),
-        format_seconds(solution.time.as_secs_f64()),
-        format_mnps(solution.nps()),
-    ));
-    line
 }
 
 /// The human report: the source, the diagram (as the caller drew it), the rules line, the

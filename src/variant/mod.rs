@@ -112,31 +112,35 @@ pub struct BadName {
     pub found: String,
 }
 
+/// The choice whose name is `text` (in any case) among `choices`.
+fn by_name<T: Copy>(
+    text: &str,
+    choices: [(&str, T); 2],
+    expected: &'static str,
+) -> Result<T, BadName> {
+    choices
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(text))
+        .map(|&(_, value)| value)
+        .ok_or_else(|| BadName {
+            expected,
+            found: text.to_string(),
+        })
+}
+
 impl FromStr for Rules {
     type Err = BadName;
     fn from_str(text: &str) -> Result<Rules, BadName> {
-        match text.to_ascii_lowercase().as_str() {
-            "othello" => Ok(Rules::Othello),
-            "reversi" => Ok(Rules::Reversi),
-            _ => Err(BadName {
-                expected: "othello or reversi",
-                found: text.to_string(),
-            }),
-        }
+        let choices = [("othello", Rules::Othello), ("reversi", Rules::Reversi)];
+        by_name(text, choices, "othello or reversi")
     }
 }
 
 impl FromStr for Scoring {
     type Err = BadName;
     fn from_str(text: &str) -> Result<Scoring, BadName> {
-        match text.to_ascii_lowercase().as_str() {
-            "official" => Ok(Scoring::Official),
-            "raw" => Ok(Scoring::Raw),
-            _ => Err(BadName {
-                expected: "official or raw",
-                found: text.to_string(),
-            }),
-        }
+        let choices = [("official", Scoring::Official), ("raw", Scoring::Raw)];
+        by_name(text, choices, "official or raw")
     }
 }
 
@@ -166,15 +170,24 @@ impl Supplies {
         let on_board = 64 - position.board.empties();
         let mover_placed = (on_board / 2) as u8;
         let other_placed = (on_board - on_board / 2) as u8;
-        let (mover, other) = (DISCS_EACH - mover_placed, DISCS_EACH - other_placed);
-        match position.to_move {
+        Supplies::of_sides(
+            position.to_move,
+            DISCS_EACH - mover_placed,
+            DISCS_EACH - other_placed,
+        )
+    }
+
+    /// The supplies when the side to move, `mover`, has `mover_left` discs and the other side
+    /// `other_left`.
+    pub fn of_sides(mover: Color, mover_left: u8, other_left: u8) -> Supplies {
+        match mover {
             Color::Black => Supplies {
-                black: mover,
-                white: other,
+                black: mover_left,
+                white: other_left,
             },
             Color::White => Supplies {
-                black: other,
-                white: mover,
+                black: other_left,
+                white: mover_left,
             },
         }
     }
@@ -379,17 +392,7 @@ impl VariantPosition {
 
     /// The discs left to each colour.
     pub fn supplies(&self) -> Supplies {
-        let (mover, other) = (self.game.player_left, self.game.opponent_left);
-        match self.to_move {
-            Color::Black => Supplies {
-                black: mover,
-                white: other,
-            },
-            Color::White => Supplies {
-                black: other,
-                white: mover,
-            },
-        }
+        Supplies::of_sides(self.to_move, self.game.player_left, self.game.opponent_left)
     }
 
     /// The squares the side to move may play.

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::{Game, Rules, Scoring, VariantPosition};
 use crate::board::{Bits, Square};
-use crate::search::{BestMove, MoveScore, Stopped};
+use crate::search::{BestMove, MoveScore, Solution, Stopped};
 
 /// From this many empties up, positions go through the transposition table.
 const TABLE_MIN: u32 = 7;
@@ -97,18 +97,18 @@ impl VariantSolution {
         })
     }
 
-    /// Number of empty squares of the position.
-    pub fn empties(&self) -> u32 {
-        self.position.game.board.empties()
-    }
-
-    /// Nodes per second.
-    pub fn nps(&self) -> f64 {
-        let seconds = self.time.as_secs_f64();
-        if seconds > 0.0 {
-            self.nodes as f64 / seconds
-        } else {
-            0.0
+    /// The same result as the Othello solver's [`Solution`] type (its score in this variant's
+    /// scoring), for the reports the two share.
+    pub fn to_solution(&self) -> Solution {
+        Solution {
+            position: self.position.position(),
+            score: self.score,
+            wld: self.wld,
+            best_move: self.best_move,
+            pv: self.pv.clone(),
+            nodes: self.nodes,
+            time: self.time,
+            threads: 1,
         }
     }
 }
