@@ -355,3 +355,51 @@ fn the_othello_default_path_is_unchanged() {
     assert_eq!(raw["score"], 18);
     assert_eq!(raw["final_discs"]["empty"], 0);
 }
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_variant_solver() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    // A 14-empty position is solved at once; the Reversi opening after it would take years.
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("osolve"))
+        .args(["solve", "--json", "--scoring", "raw", "-p", ffo1])
+        .args(["-p", "f5d6c3d3c4f4f6f3e6e7"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let record: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(record["score"], 18);
+    std::thread::sleep(Duration::from_millis(200));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "osolve stops");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert_eq!(rest, "");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(stderr, "interrupted: 1 position solved\n");
+}
