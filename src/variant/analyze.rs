@@ -2,13 +2,14 @@
 //! [`Sink`], options, sharding, resuming and checks as [`crate::analyze`], computed by the
 //! variant solver. Positions are taken in batches of a few per thread, each batch solved in
 //! parallel (one single-threaded [`VariantSolver`] per task) and handed to the sink in input
-//! order, so memory stays flat however long the input is. Simpler than the Othello driver: a
+//! order, so memory stays flat however long the input is. Each pool thread keeps its solver,
+//! and so its table, from one batch to the next. Simpler than the Othello driver: a
 //! deep position does not get every thread to itself.
 
 use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -140,6 +141,10 @@ where
         wld: options.wld,
         table_bits: table_bits(options.hash_mb, threads),
     };
+    // One solver per pool thread, found by the thread's index.
+    let solvers: Vec<Mutex<VariantSolver>> = (0..threads)
+        .map(|_| Mutex::new(VariantSolver::with_stop(solver_options, stop.clone())))
+        .collect();
     let mut run = Run {
         options,
         sink,
@@ -193,11 +198,11 @@ where
         }
         run.batch.push(Item::Solve(index, parsed, position));
         run.solving += 1;
-        if run.solving >= batch_size && !run.flush(&pool, solver_options, &stop)? {
+        if run.solving >= batch_size && !run.flush(&pool, &solvers, &stop)? {
             break;
         }
     }
-    run.flush(&pool, solver_options, &stop)?;
+    run.flush(&pool, &solvers, &stop)?;
     let mut summary = run.summary;
     summary.time = start.elapsed();
     Ok(summary)
@@ -219,7 +224,7 @@ impl Run<'_> {
     fn flush(
         &mut self,
         pool: &rayon::ThreadPool,
-        solver_options: VariantOptions,
+        solvers: &[Mutex<VariantSolver>],
         stop: &Arc<AtomicBool>,
     ) -> Result<bool, AnalyzeError> {
         let options = self.options;
@@ -228,15 +233,22 @@ impl Run<'_> {
         let results: Vec<Option<Result<Analysis, Stopped>>> = pool.install(|| {
             batch
                 .par_iter()
-                .map_init(
-                    || VariantSolver::with_stop(solver_options, stop.clone()),
-                    |solver, item| match item {
-                        Item::Solve(index, parsed, position) => {
-                            Some(analyze_position(solver, parsed, position, *index, options))
-                        }
-                        Item::Bad(_) | Item::Resumed(_) => None,
-                    },
-                )
+                .map(|item| match item {
+                    Item::Solve(index, parsed, position) => {
+                        let thread = rayon::current_thread_index().unwrap_or(0);
+                        let mut solver = solvers[thread % solvers.len()]
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner());
+                        Some(analyze_position(
+                            &mut solver,
+                            parsed,
+                            position,
+                            *index,
+                            options,
+                        ))
+                    }
+                    Item::Bad(_) | Item::Resumed(_) => None,
+                })
                 .collect()
         });
         for (item, result) in batch.into_iter().zip(results) {
