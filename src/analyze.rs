@@ -352,7 +352,11 @@ pub fn analyze_position(
 }
 
 /// Compares an analysis with the annotations of its input line; `None` when there are none.
-fn check(parsed: &Parsed, analysis: &Analysis, options: &AnalyzeOptions) -> Option<Vec<Mismatch>> {
+pub fn check(
+    parsed: &Parsed,
+    analysis: &Analysis,
+    options: &AnalyzeOptions,
+) -> Option<Vec<Mismatch>> {
     let expect = |score: i32| if options.wld { score.signum() } else { score };
     let mut mismatches = Vec::new();
     let best_expected = parsed

@@ -13,3 +13,4 @@ pub mod notation;
 pub mod perft;
 pub mod report;
 pub mod search;
+pub mod variant;

@@ -2,8 +2,11 @@
 //! arguments, opens (or, with `--resume`, reads back and trims) the output, writes and flushes
 //! each finished position through `osolve::report::analyze`, draws the progress on standard
 //! error, and turns the run's summary into an exit code. The work itself is
-//! `osolve::analyze::analyze`.
+//! `osolve::analyze::analyze`, or `osolve::variant::analyze::analyze` under `--rules reversi` or
+//! `--scoring raw`. With `--svg DIR` each position's picture, with its move scores, goes to DIR.
 
+use super::show::{write_svg, PictureTarget};
+use super::variant::VariantArgs;
 use super::{interrupt, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
@@ -15,7 +18,10 @@ use osolve::analyze::{
 use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format};
 use osolve::report::format_mnps;
+use osolve::report::picture::{Marks, Picture};
 use osolve::search::StopHandle;
+use osolve::variant::analyze::VariantSink;
+use osolve::variant::{Rules, VariantPosition};
 use std::fs::{File, OpenOptions};
 use std::io::{self, IsTerminal, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -85,6 +91,12 @@ pub struct AnalyzeArgs {
     quiet: bool,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// Also draw each position with its move scores as DIR/position-N.svg (N counts the
+    /// positions of all inputs from 1; the directory is created if needed).
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
     /// Positions with at most this many empties are solved in parallel with each other, one
     /// thread each; the others one at a time with every thread.
     #[arg(long, hide = true, default_value_t = PARALLEL_MAX_EMPTIES)]
@@ -112,6 +124,14 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
         .or_else(|| args.output.as_deref().and_then(Format::from_path))
         .unwrap_or(Format::Jsonl);
 
+    let variant = args.variant.variant();
+    let pictures = args
+        .svg
+        .as_deref()
+        .map(|dir| PictureTarget::Directory(dir.to_path_buf()));
+    if let Some(target) = &pictures {
+        target.prepare()?;
+    }
     let (out, resumed_boards) = open_output(&args, format)?;
     let options = AnalyzeOptions {
         best_only: args.best_only,
@@ -142,8 +162,18 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
         resumed: 0,
         progress,
         strict: args.strict,
+        pictures,
+        rules: variant.rules,
+        next_position: None,
     };
-    let result = analyze(inputs(args.files.clone()), &options, &mut sink);
+    let result = if variant.is_standard() {
+        analyze(inputs(args.files.clone()), &options, &mut sink)
+    } else {
+        let stop = Arc::new(AtomicBool::new(false));
+        interrupt.register_flag(stop.clone());
+        let items = osolve::variant::analyze::inputs(args.files.clone(), variant.rules);
+        osolve::variant::analyze::analyze(items, &options, variant, stop, &mut sink)
+    };
     sink.progress.finish();
     let summary = match result {
         Ok(summary) => summary,
@@ -247,6 +277,37 @@ struct CliSink {
     resumed: usize,
     progress: Progress,
     strict: bool,
+    /// Where the pictures go (`--svg DIR`).
+    pictures: Option<PictureTarget>,
+    /// The rules, for the pictures.
+    rules: Rules,
+    /// The variant position of the analysis handed over next (variant runs only).
+    next_position: Option<VariantPosition>,
+}
+
+impl CliSink {
+    /// Writes the picture of `analysis` when `--svg` asked for pictures.
+    fn picture(&mut self, analysis: &Analysis) -> io::Result<()> {
+        let Some(target) = &self.pictures else {
+            return Ok(());
+        };
+        let position = match self.next_position.take() {
+            Some(position) if position.position() == analysis.position => position,
+            _ => VariantPosition::new(analysis.position, None, self.rules)
+                .or_else(|_| VariantPosition::new(analysis.position, None, Rules::Othello))
+                .map_err(io::Error::other)?,
+        };
+        let marks = Marks::Scores(analysis.moves.clone());
+        let picture = Picture::new(&position, marks, analysis.source.to_string());
+        write_svg(&target.path(analysis.index + 1, "svg"), &picture).map_err(io::Error::other)
+    }
+}
+
+impl VariantSink for CliSink {
+    fn position(&mut self, position: &VariantPosition) -> io::Result<()> {
+        self.next_position = Some(*position);
+        Ok(())
+    }
 }
 
 impl Sink for CliSink {
@@ -272,6 +333,7 @@ impl Sink for CliSink {
         self.out
             .write_all(report::record(self.format, analysis).as_bytes())?;
         self.out.flush()?;
+        self.picture(analysis)?;
         if let Some(mismatches) = &analysis.check {
             for mismatch in mismatches {
                 let line = report::mismatch_line(analysis, mismatch);

@@ -6,13 +6,15 @@ mod analyze;
 mod bench;
 mod gen;
 mod perft;
+mod show;
 mod solve;
 mod train;
+mod variant;
 
 use clap::{Args, Parser, Subcommand};
 use osolve::search::{SolveOptions, StopHandle};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Exit code: everything done and correct.
 pub const EXIT_OK: i32 = 0;
@@ -48,6 +50,8 @@ enum Command {
     Gen(gen::GenArgs),
     /// Fit the evaluation weights to labelled positions.
     Train(train::TrainArgs),
+    /// Draw positions (terminal, SVG), with every move's score or the principal variation.
+    Show(show::ShowArgs),
 }
 
 /// Search options shared by the solving subcommands.
@@ -77,6 +81,8 @@ impl SearchArgs {
 pub struct Interrupt {
     flag: AtomicBool,
     handles: Mutex<Vec<StopHandle>>,
+    /// Stop flags of the variant solvers.
+    flags: Mutex<Vec<Arc<AtomicBool>>>,
 }
 
 impl Interrupt {
@@ -94,6 +100,16 @@ impl Interrupt {
             .unwrap_or_else(|e| e.into_inner())
             .push(handle);
     }
+    /// Sets `flag` when a signal arrives (at once if one already did).
+    pub fn register_flag(&self, flag: Arc<AtomicBool>) {
+        if self.is_set() {
+            flag.store(true, Ordering::SeqCst);
+        }
+        self.flags
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(flag);
+    }
     fn trigger(&self) {
         // A second signal means "now": the first one is still waiting for a search or for
         // input (a terminal on standard input) to finish.
@@ -108,6 +124,9 @@ impl Interrupt {
         {
             h.stop();
         }
+        for flag in self.flags.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            flag.store(true, Ordering::SeqCst);
+        }
     }
 }
 
@@ -119,6 +138,7 @@ pub fn interrupt() -> &'static Interrupt {
         Interrupt {
             flag: AtomicBool::new(false),
             handles: Mutex::new(Vec::new()),
+            flags: Mutex::new(Vec::new()),
         }
     })
 }
@@ -133,6 +153,7 @@ pub fn run() -> i32 {
         Command::Perft(args) => perft::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Train(args) => train::run(args),
+        Command::Show(args) => show::run(args),
     };
     match result {
         Ok(code) => code,

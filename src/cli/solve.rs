@@ -2,16 +2,24 @@
 //! one report per position as soon as it is proven (human, `--quiet` or `--json`, all formatted
 //! by `osolve::report::solve`). Bad lines are reported and skipped (exit 2 at the end); a file
 //! that cannot be read stops the run before anything is solved; Ctrl-C or SIGTERM stops the
-//! search, keeps what was printed and exits 130. No parsing, search or formatting logic here.
+//! search, keeps what was printed and exits 130. Under `--rules reversi` or `--scoring raw` the
+//! positions go to the variant solver and its reports. No parsing, search or formatting logic
+//! here.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
-use osolve::notation::{open_path, parse_text, ParseError, Parsed, Source, INLINE_NAME};
-use osolve::report::solve::{human_report, json_report, quiet_report};
+use osolve::notation::{open_path, parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
+use osolve::report::colour::{self, TermStyle};
+use osolve::report::picture::{Marks, Picture};
+use osolve::report::solve::{human_report, json_report, quiet_report, result_line};
+use osolve::report::variant as variant_report;
 use osolve::search::Solver;
+use osolve::variant::solver::VariantSolver;
+use osolve::variant::{Rules, Variant, VariantPosition};
 
+use super::variant::{stdout_style, variant_position, variant_solver, VariantArgs};
 use super::{SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
 
 /// The options of `osolve solve` as clap parses them; [`SolveArgs`] adds their order.
@@ -34,6 +42,8 @@ struct Flags {
     positions: Vec<String>,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    variant: VariantArgs,
     /// Prove only win, draw or loss (faster); the score is then 1, 0 or -1.
     #[arg(long)]
     wld: bool,
@@ -130,8 +140,9 @@ fn ordered_inputs(matches: &ArgMatches, flags: &Flags) -> Vec<Input> {
 /// A stream of parsed positions (or errors) from one input.
 type Positions = Box<dyn Iterator<Item = Result<Parsed, ParseError>>>;
 
-/// Opens a file of positions, refusing directories (which open but cannot be read on Unix).
-fn open_file(path: &Path) -> Result<Positions, String> {
+/// Opens a file of positions read under `rules`, refusing directories (which open but cannot
+/// be read on Unix).
+fn open_file(path: &Path, rules: Rules) -> Result<Positions, String> {
     if path != Path::new("-") && path.is_dir() {
         return Err(format!(
             "cannot read {}: it is a directory, expected a file of positions",
@@ -139,7 +150,7 @@ fn open_file(path: &Path) -> Result<Positions, String> {
         ));
     }
     open_path(path)
-        .map(|reader| Box::new(reader) as Positions)
+        .map(|reader| Box::new(reader.with_rules(rules)) as Positions)
         .map_err(|e| format!("cannot read {}: {}", path.display(), e.kind))
 }
 
@@ -148,18 +159,74 @@ fn open_file(path: &Path) -> Result<Positions, String> {
 enum Style {
     Json,
     Quiet,
-    Human { unicode: bool },
+    Human { style: TermStyle },
+}
+
+/// The solver of the run: the fast one for Othello with official scoring, else the variant's.
+enum Engine {
+    Othello(Box<Solver>),
+    Variant(Box<VariantSolver>, Rules),
+}
+
+impl Engine {
+    /// `parsed` when the rules can reach it, else the error for its line.
+    fn accepts(&self, parsed: Parsed) -> Result<Parsed, ParseError> {
+        match self {
+            Engine::Othello(_) => Ok(parsed),
+            Engine::Variant(_, rules) => variant_position(&parsed, *rules).map(|_| parsed),
+        }
+    }
+
+    /// The report of one position (one the engine [`accepts`](Engine::accepts)) in `style`;
+    /// `None` when the search was stopped.
+    fn report(&mut self, parsed: &Parsed, style: Style) -> Option<String> {
+        let source = &parsed.source;
+        let diagram = |position: &VariantPosition, style| {
+            colour::diagram(&Picture::new(position, Marks::Legal, ""), style)
+        };
+        match self {
+            Engine::Othello(solver) => {
+                let solution = solver.solve(&parsed.position).ok()?;
+                Some(match style {
+                    Style::Json => json_report(source, &solution),
+                    Style::Quiet => quiet_report(source, &solution),
+                    Style::Human { style } if style.colour => {
+                        let position = VariantPosition::new(parsed.position, None, Rules::Othello)
+                            .expect("Othello rules take any position");
+                        format!(
+                            "{source}\n{}{}\n\n",
+                            diagram(&position, style),
+                            result_line(&solution)
+                        )
+                    }
+                    Style::Human { style } => human_report(source, &solution, style.unicode),
+                })
+            }
+            Engine::Variant(solver, rules) => {
+                let position = variant_position(parsed, *rules).ok()?;
+                let solution = solver.solve(&position).ok()?;
+                Some(match style {
+                    Style::Json => variant_report::json_report(source, &solution),
+                    Style::Quiet => variant_report::quiet_report(source, &solution),
+                    Style::Human { style } => {
+                        variant_report::human_report(source, &diagram(&position, style), &solution)
+                    }
+                })
+            }
+        }
+    }
 }
 
 /// Runs the subcommand.
 pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let SolveArgs { flags, inputs } = args;
+    let variant: Variant = flags.variant.variant();
     // Every file is opened before anything is solved: a typo should not cost a long search.
     let mut streams = Vec::with_capacity(inputs.len());
     let mut unreadable = false;
     for input in inputs {
         match input {
-            Input::File(path) => match open_file(&path) {
+            Input::File(path) => match open_file(&path, variant.rules) {
                 Ok(stream) => streams.push(stream),
                 Err(message) => {
                     eprintln!("osolve: {message}");
@@ -167,7 +234,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                 }
             },
             Input::Inline { text, name } => {
-                let parsed = parse_text(&text, Source::new(name, 1));
+                let parsed = parse_text_with(&text, Source::new(name, 1), variant.rules);
                 streams.push(Box::new(std::iter::once(parsed)));
             }
         }
@@ -182,18 +249,23 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         Style::Quiet
     } else {
         Style::Human {
-            unicode: !flags.ascii && io::stdout().is_terminal(),
+            style: stdout_style(flags.ascii),
         }
     };
-    let mut solver = Solver::new(flags.search.options(flags.wld))?;
     let interrupt = super::interrupt();
-    interrupt.register(solver.stop_handle());
+    let mut engine = if variant.is_standard() {
+        let solver = Solver::new(flags.search.options(flags.wld))?;
+        interrupt.register(solver.stop_handle());
+        Engine::Othello(Box::new(solver))
+    } else {
+        Engine::Variant(Box::new(variant_solver(variant, flags.wld)), variant.rules)
+    };
 
     let mut out = io::stdout().lock();
     let mut solved = 0usize;
     let mut bad_input = false;
     for item in streams.into_iter().flatten() {
-        let parsed = match item {
+        let parsed = match item.and_then(|parsed| engine.accepts(parsed)) {
             Ok(parsed) => parsed,
             Err(e) => {
                 bad_input = true;
@@ -206,22 +278,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
             }
         };
         // A finished game needs no search, so the stop request is checked here too.
-        let solution = if interrupt.is_set() {
+        let report = if interrupt.is_set() {
             None
         } else {
-            solver.solve(&parsed.position).ok()
+            engine.report(&parsed, style)
         };
-        let Some(solution) = solution else {
+        let Some(report) = report else {
             eprintln!(
                 "interrupted: {solved} position{} solved",
                 if solved == 1 { "" } else { "s" }
             );
             return Ok(EXIT_INTERRUPTED);
-        };
-        let report = match style {
-            Style::Json => json_report(&parsed.source, &solution),
-            Style::Quiet => quiet_report(&parsed.source, &solution),
-            Style::Human { unicode } => human_report(&parsed.source, &solution, unicode),
         };
         if let Err(e) = out.write_all(report.as_bytes()).and_then(|()| out.flush()) {
             return write_failed(e, bad_input);

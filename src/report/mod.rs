@@ -1,26 +1,32 @@
 //! Output formats for people and programs: here the human diagram of a position, the compact
 //! numbers every report shares (node counts, times, rates) and the rows of `osolve perft`; in
 //! the submodules the reports of each subcommand: [`solve`] (human and JSON), [`analyze`]
-//! (OBF, JSON lines, CSV) and [`bench`](mod@bench). Knows nothing of search internals, files or
+//! (OBF, JSON lines, CSV) and [`bench`](mod@bench); the reports of the rules variants
+//! ([`variant`](mod@variant)); board pictures ([`picture`]) drawn as SVG ([`svg`](mod@svg)) or as a
+//! terminal diagram in colour ([`colour`]). Knows nothing of search internals, files or
 //! terminals: it turns values into strings and never prints; the caller decides where they go
-//! and whether the terminal can show Unicode.
+//! and whether the terminal can show Unicode and colour.
 
 pub mod analyze;
 pub mod bench;
 pub mod learn;
+pub mod colour;
+pub mod picture;
 pub mod solve;
+pub mod svg;
+pub mod variant;
 
 use crate::board::{Color, Position, Square};
 
 /// The board as text: columns `a`..`h` across the top, rows `1`..`8` down the left side, black
 /// and white discs (`●` `○` with `unicode`, else `X` `O`), empty squares (`·` or `-`) and the legal
-/// moves of the side to move (`+` or `*`), then a line such as
+/// moves of the side to move (`+`, which the parser reads back as empty), then a line such as
 /// `black 2  white 2  empties 60  black to move`. Every line ends with a newline.
 pub fn diagram(position: &Position, unicode: bool) -> String {
     let (black_disc, white_disc, empty, legal) = if unicode {
         ('●', '○', '·', '+')
     } else {
-        ('X', 'O', '-', '*')
+        ('X', 'O', '-', '+')
     };
     let (black, white) = (position.black(), position.white());
     let legal_moves = position.board.moves();
@@ -143,14 +149,34 @@ mod tests {
         let expected = "  a b c d e f g h\n\
                         1 - - - - - - - -\n\
                         2 - - - - - - - -\n\
-                        3 - - - * - - - -\n\
-                        4 - - * O X - - -\n\
-                        5 - - - X O * - -\n\
-                        6 - - - - * - - -\n\
+                        3 - - - + - - - -\n\
+                        4 - - + O X - - -\n\
+                        5 - - - X O + - -\n\
+                        6 - - - - + - - -\n\
                         7 - - - - - - - -\n\
                         8 - - - - - - - -\n\
                         black 2  white 2  empties 60  black to move\n";
         assert_eq!(diagram(&Position::start(), false), expected);
+    }
+
+    #[test]
+    fn diagrams_read_back_as_the_same_position() {
+        let mut rng = crate::board::random::Rng(23);
+        for empties in [4, 20, 40, 59] {
+            let position = crate::board::random::random_position(&mut rng, empties);
+            for unicode in [false, true] {
+                let text = diagram(&position, unicode);
+                let rows: Vec<&str> = text.lines().take(9).collect();
+                let back = format!("{}\n{}", rows.join("\n"), position.to_move.name());
+                let parsed = crate::notation::parse_position(&back);
+                if unicode {
+                    // The Unicode discs are for people only.
+                    assert!(parsed.is_err());
+                } else {
+                    assert_eq!(parsed.unwrap().position, position, "{back}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -306,7 +306,7 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "positions/ffo-40.obf:1");
         assert_eq!(lines[1], "  a b c d e f g h");
-        assert_eq!(lines[2], "1 O * * O O O O X");
+        assert_eq!(lines[2], "1 O + + O O O O X");
         assert_eq!(lines[10], "black 12  white 32  empties 20  black to move");
         assert!(lines[11].starts_with("score +38 (black 51 - white 13)  best a2"));
         assert_eq!(lines.len(), 13);
