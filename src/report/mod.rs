@@ -9,8 +9,8 @@
 
 pub mod analyze;
 pub mod bench;
-pub mod learn;
 pub mod colour;
+pub mod learn;
 pub mod picture;
 pub mod solve;
 pub mod svg;
