@@ -2,17 +2,23 @@
 //! one report per position as soon as it is proven (human, `--quiet` or `--json`, all formatted
 //! by `osolve::report::solve`). Bad lines are reported and skipped (exit 2 at the end); a file
 //! that cannot be read stops the run before anything is solved; Ctrl-C or SIGTERM stops the
-//! search, keeps what was printed and exits 130. No parsing, search or formatting logic here.
+//! search, keeps what was printed and exits 130. With `--time-limit` or `--node-limit` a
+//! position whose search hits the limit is reported unfinished with its proven bounds; without
+//! a limit, positions too deep to finish are refused unless `--force`. No parsing, search or
+//! formatting logic here.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
-use osolve::notation::{open_path, parse_text, ParseError, Parsed, Source, INLINE_NAME};
+use osolve::notation::{parse_text, ParseError, Parsed, Source, INLINE_NAME};
 use osolve::report::solve::{human_report, json_report, quiet_report};
-use osolve::search::Solver;
+use osolve::report::unfinished::{human_stopped, json_stopped, quiet_stopped, StoppedSolve};
+use osolve::search::{Solver, StopReason};
 
-use super::{SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::{
+    open_input, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
+};
 
 /// The options of `osolve solve` as clap parses them; [`SolveArgs`] adds their order.
 #[derive(Args, Debug)]
@@ -34,6 +40,8 @@ struct Flags {
     positions: Vec<String>,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Prove only win, draw or loss (faster); the score is then 1, 0 or -1.
     #[arg(long)]
     wld: bool,
@@ -130,19 +138,6 @@ fn ordered_inputs(matches: &ArgMatches, flags: &Flags) -> Vec<Input> {
 /// A stream of parsed positions (or errors) from one input.
 type Positions = Box<dyn Iterator<Item = Result<Parsed, ParseError>>>;
 
-/// Opens a file of positions, refusing directories (which open but cannot be read on Unix).
-fn open_file(path: &Path) -> Result<Positions, String> {
-    if path != Path::new("-") && path.is_dir() {
-        return Err(format!(
-            "cannot read {}: it is a directory, expected a file of positions",
-            path.display()
-        ));
-    }
-    open_path(path)
-        .map(|reader| Box::new(reader) as Positions)
-        .map_err(|e| format!("cannot read {}: {}", path.display(), e.kind))
-}
-
 /// How each solved position is printed.
 #[derive(Clone, Copy, Debug)]
 enum Style {
@@ -159,8 +154,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let mut unreadable = false;
     for input in inputs {
         match input {
-            Input::File(path) => match open_file(&path) {
-                Ok(stream) => streams.push(stream),
+            Input::File(path) => match open_input(&path) {
+                Ok(stream) => streams.push(Box::new(stream) as Positions),
                 Err(message) => {
                     eprintln!("osolve: {message}");
                     unreadable = true;
@@ -186,6 +181,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         }
     };
     let mut solver = Solver::new(flags.search.options(flags.wld))?;
+    solver.set_limits(flags.limits.limits());
     let interrupt = super::interrupt();
     interrupt.register(solver.stop_handle());
 
@@ -205,23 +201,52 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                 continue;
             }
         };
+        if !flags.limits.force {
+            if let Err(refused) = solver.check_feasible(&parsed.position) {
+                bad_input = true;
+                if let Err(e) = out.flush() {
+                    return write_failed(e, bad_input);
+                }
+                eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);
+                continue;
+            }
+        }
         // A finished game needs no search, so the stop request is checked here too.
-        let solution = if interrupt.is_set() {
+        let result = if interrupt.is_set() {
             None
         } else {
-            solver.solve(&parsed.position).ok()
+            match solver.try_solve(&parsed.position) {
+                Err(stopped) if stopped.bounds.reason == StopReason::Interrupted => None,
+                result => Some(result),
+            }
         };
-        let Some(solution) = solution else {
+        let Some(result) = result else {
             eprintln!(
                 "interrupted: {solved} position{} solved",
                 if solved == 1 { "" } else { "s" }
             );
             return Ok(EXIT_INTERRUPTED);
         };
-        let report = match style {
-            Style::Json => json_report(&parsed.source, &solution),
-            Style::Quiet => quiet_report(&parsed.source, &solution),
-            Style::Human { unicode } => human_report(&parsed.source, &solution, unicode),
+        let source = &parsed.source;
+        let report = match &result {
+            Ok(solution) => match style {
+                Style::Json => json_report(source, solution),
+                Style::Quiet => quiet_report(source, solution),
+                Style::Human { unicode } => human_report(source, solution, unicode),
+            },
+            Err(unfinished) => {
+                let stopped = StoppedSolve {
+                    position: &parsed.position,
+                    wld: flags.wld,
+                    threads: solver.threads(),
+                    unfinished,
+                };
+                match style {
+                    Style::Json => json_stopped(source, &stopped),
+                    Style::Quiet => quiet_stopped(source, &stopped),
+                    Style::Human { unicode } => human_stopped(source, &stopped, unicode),
+                }
+            }
         };
         if let Err(e) = out.write_all(report.as_bytes()).and_then(|()| out.flush()) {
             return write_failed(e, bad_input);

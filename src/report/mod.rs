@@ -8,6 +8,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod solve;
+pub mod unfinished;
 
 use crate::board::{Color, Position, Square};
 
