@@ -11,6 +11,7 @@ use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
 use osolve::notation::{open_path, DynRead, PositionReader};
 use osolve::search::{Limits, SolveOptions, StopHandle};
+use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -54,9 +55,20 @@ pub struct SearchArgs {
     /// Worker threads, 1 to 1024 (default: one per core).
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<u16>,
-    /// Transposition table size in MiB, 1 to 65536.
+    /// Transposition table size in MiB, 1 to 65536 (and at most the machine's memory).
     #[arg(long = "hash-mb", default_value_t = 256, value_parser = parse_hash_mb)]
     pub hash_mb: u32,
+}
+
+impl SearchArgs {
+    /// Solver options from these arguments.
+    pub fn options(&self, wld: bool) -> SolveOptions {
+        SolveOptions {
+            threads: self.threads.map_or(0, usize::from),
+            hash_mb: self.hash_mb as usize,
+            wld,
+        }
+    }
 }
 
 /// A whole number within `range`, or a message that says what was expected.
@@ -78,8 +90,19 @@ fn parse_threads(text: &str) -> Result<u16, String> {
     whole_number(text, 1..=1024, "a number of threads").map(|n| n as u16)
 }
 
+/// A table size in MiB: at least 1, at most 65536 and at most the machine's memory when it is
+/// known (a table larger than memory would be killed once it fills).
 fn parse_hash_mb(text: &str) -> Result<u32, String> {
-    whole_number(text, 1..=65536, "a table size in MiB").map(|n| n as u32)
+    let most = memory_mib().map_or(65536, |m| m.min(65536));
+    whole_number(text, 1..=most, "a table size in MiB").map(|n| n as u32)
+}
+
+/// The machine's memory in MiB, where the system tells it (`/proc/meminfo` on Linux).
+fn memory_mib() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
 
 fn parse_node_limit(text: &str) -> Result<u64, String> {
@@ -128,27 +151,23 @@ impl LimitArgs {
 pub const REFUSED_HINT: &str =
     "use --force to try anyway, or --time-limit / --node-limit for bounds";
 
-/// Opens a file of positions (`-` is standard input), refusing directories (which open but
-/// cannot be read on Unix), with a one-line message naming the file when it cannot be read.
+/// Opens a file of positions (`-` is standard input), with a one-line message naming the file
+/// when it cannot be read: missing, a directory (which opens but cannot be read on Unix),
+/// unreadable (a regular file's first byte is read once to find out).
 pub fn open_input(path: &Path) -> Result<PositionReader<DynRead>, String> {
-    if path != Path::new("-") && path.is_dir() {
-        return Err(format!(
-            "cannot read {}: it is a directory, expected a file of positions",
-            path.display()
-        ));
-    }
-    open_path(path).map_err(|e| format!("cannot read {}: {}", path.display(), e.kind))
-}
-
-impl SearchArgs {
-    /// Solver options from these arguments.
-    pub fn options(&self, wld: bool) -> SolveOptions {
-        SolveOptions {
-            threads: self.threads.map_or(0, usize::from),
-            hash_mb: self.hash_mb as usize,
-            wld,
+    let cannot =
+        |reason: &dyn std::fmt::Display| format!("cannot read {}: {reason}", path.display());
+    if path != Path::new("-") {
+        if path.is_dir() {
+            return Err(cannot(&"it is a directory, expected a file of positions"));
+        }
+        if path.is_file() {
+            std::fs::File::open(path)
+                .and_then(|mut file| file.read(&mut [0u8; 1]))
+                .map_err(|e| cannot(&e))?;
         }
     }
+    open_path(path).map_err(|e| cannot(&e.kind))
 }
 
 /// Ctrl-C / SIGTERM: the first one stops every registered search; the drivers then print what

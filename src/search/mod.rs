@@ -550,36 +550,70 @@ impl Attempt<'_> {
     /// `window`. The proven bounds of the root's score narrow in `bounds` as the probes finish
     /// (they meet when it is solved); the best move is `None` when the search was stopped.
     fn root(&mut self, board: Board, window: (i32, i32), bounds: &mut (i32, i32)) -> Option<u8> {
-        let empties = board.empties();
-        let tt = self.tt;
         let (mut alpha, mut beta) = window;
-        if beta - alpha > 2 && empties >= ASPIRATION_MIN {
+        if beta - alpha > 2 && board.empties() >= ASPIRATION_MIN {
             // Aspiration: a cheap probe of the window around a draw first; the exact search
             // then only has to cover the side of 0 the probe proved.
-            let (v, best) = self.run(board, |search| {
-                let mut list = ordered_moves(&board, tt);
-                search.search_moves(board, &mut list, -1, 1, empties)
-            })?;
-            debug_assert!((-64..=64).contains(&v), "score {v}");
+            let (v, best) = self.root_window(board, -1, 1, bounds)?;
             // Fail-soft: beyond the window, the value is a bound.
             if v == 0 {
                 *bounds = (0, 0);
                 return Some(best);
             } else if v > 0 {
-                bounds.0 = v;
+                bounds.0 = bounds.0.max(v);
                 alpha = alpha.max(v - 1);
             } else {
-                bounds.1 = v;
+                bounds.1 = bounds.1.min(v);
                 beta = beta.min(v + 1);
             }
         }
-        let (score, best) = self.run(board, |search| {
-            let mut list = ordered_moves(&board, tt);
-            search.search_moves(board, &mut list, alpha, beta, empties)
-        })?;
-        debug_assert!((-64..=64).contains(&score), "score {score}");
+        let (score, best) = self.root_window(board, alpha, beta, bounds)?;
         *bounds = (score, score);
         Some(best)
+    }
+
+    /// A fail-soft principal variation search of the root with window (`alpha`, `beta`), in
+    /// three proofs whose results raise the lower bound in `bounds` as they finish: the first
+    /// move alone (inside the window its exact score is a lower bound, usually the final
+    /// score), then one null-window proof that no other move beats it (the window each of them
+    /// gets in an undivided search, splits included), and an exact search of the others only
+    /// if one does. `None` when stopped.
+    fn root_window(
+        &mut self,
+        board: Board,
+        alpha: i32,
+        beta: i32,
+        bounds: &mut (i32, i32),
+    ) -> Option<(i32, u8)> {
+        let (tt, empties) = (self.tt, board.empties());
+        let mut list = ordered_moves(&board, tt);
+        let search = |attempt: &mut Self, list: &mut [Move], alpha: i32, beta: i32| {
+            attempt.run(board, |search| {
+                search.search_moves(board, list, alpha, beta, empties)
+            })
+        };
+        let (first, first_move) = search(self, &mut list[..1], alpha, beta)?;
+        debug_assert!((-64..=64).contains(&first), "score {first}");
+        if first >= beta || list.len() == 1 {
+            return Some((first, first_move));
+        }
+        if first > alpha {
+            bounds.0 = bounds.0.max(first);
+        }
+        let floor = alpha.max(first);
+        let (rest, rest_move) = search(self, &mut list[1..], floor, floor + 1)?;
+        if rest <= floor {
+            return Some(if rest > first {
+                (rest, rest_move)
+            } else {
+                (first, first_move)
+            });
+        }
+        bounds.0 = bounds.0.max(rest);
+        if rest >= beta {
+            return Some((rest, rest_move));
+        }
+        search(self, &mut list[1..], rest - 1, beta)
     }
 
     /// Perfect play from `board` whose exact score is `score`, to the end of the game: at each
