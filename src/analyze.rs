@@ -91,7 +91,7 @@ impl fmt::Display for Shard {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShardError {
     /// Not two whole numbers separated by `/`.
-    #[error("expected K/N with whole numbers K < N (such as 0/4), found '{0}'")]
+    #[error("expected K/N with whole numbers K < N (such as 0/4), found '{}'", .0.escape_debug())]
     Syntax(String),
     /// N is zero.
     #[error("the number of shards N must be at least 1")]

@@ -4,17 +4,18 @@
 //! (never an exact score they did not prove), and a stopped search leaves the solver able to
 //! solve the next position exactly.
 
+mod common;
+
 use std::fs;
 use std::time::Duration;
 
 use assert_cmd::Command;
+use common::solver;
 use osolve::board::random::{random_position, Rng};
 use osolve::board::{Color, Position};
 use osolve::notation::{format_board, parse_position};
 use osolve::search::reference::minimax;
-use osolve::search::{
-    BestMove, Limits, SolveOptions, Solver, StopReason, Unfinished, FEASIBLE_EMPTIES,
-};
+use osolve::search::{BestMove, Limits, StopReason, Unfinished, FEASIBLE_EMPTIES};
 use serde_json::{json, Value};
 
 /// The standard start: 60 empties.
@@ -49,15 +50,6 @@ fn solve_one(text: &str, args: &[&str]) -> Value {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stdout.lines().count(), 1, "{}", out.stdout);
     serde_json::from_str(&out.stdout).unwrap()
-}
-
-fn solver(threads: usize, hash_mb: usize) -> Solver {
-    Solver::new(SolveOptions {
-        threads,
-        hash_mb,
-        wld: false,
-    })
-    .unwrap()
 }
 
 fn ffo(number: u32) -> (Position, i32) {
@@ -467,6 +459,28 @@ fn a_stopped_search_leaves_the_solver_exact_for_the_next_positions() {
         s.set_limits(Limits::NONE);
         assert_eq!(s.solve(&position).unwrap().score, score);
     }
+}
+
+#[test]
+fn a_stop_from_another_thread_mid_search_reports_true_bounds() {
+    let (position, score) = ffo(45);
+    let mut s = solver(2, 16);
+    let stop = s.stop_handle();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        stop.stop();
+    });
+    let unfinished = s.try_solve(&position).expect_err("FFO #45 takes seconds");
+    stopper.join().unwrap();
+    assert_eq!(unfinished.bounds.reason, StopReason::Interrupted);
+    assert!(unfinished.bounds.contains(score), "{:?}", unfinished.bounds);
+    assert!(unfinished.nodes > 0);
+    // A stop request holds for every later call (Ctrl-C ends the run).
+    let quick = random_position(&mut Rng(5), 6);
+    assert_eq!(
+        s.try_solve(&quick).unwrap_err().bounds.reason,
+        StopReason::Interrupted
+    );
 }
 
 #[test]

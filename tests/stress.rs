@@ -4,21 +4,14 @@
 //! `search::reference` (no table, no ordering, no parallelism). CI runs a sample; the full run
 //! of 2,000 positions is an `#[ignore]`d test.
 
+mod common;
+
 use std::time::Instant;
 
+use common::solver;
 use osolve::board::random::{random_position, Rng};
 use osolve::board::Position;
 use osolve::search::reference::alpha_beta;
-use osolve::search::{SolveOptions, Solver};
-
-fn solver(threads: usize, hash_mb: usize) -> Solver {
-    Solver::new(SolveOptions {
-        threads,
-        hash_mb,
-        wld: false,
-    })
-    .unwrap()
-}
 
 /// What a run compared.
 #[derive(Debug, Default)]

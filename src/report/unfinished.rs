@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::solve::move_name;
-use super::{diagram, format_count, format_mnps, format_seconds};
+use super::{diagram, work_text};
+use crate::bench::nps;
 use crate::board::{Color, Position};
 use crate::notation::{format_board, Source};
 use crate::search::{Bounds, Unfinished};
@@ -54,17 +55,6 @@ pub struct StoppedSolve<'a> {
     pub unfinished: &'a Unfinished,
 }
 
-impl StoppedSolve<'_> {
-    fn nps(&self) -> f64 {
-        let seconds = self.unfinished.time.as_secs_f64();
-        if seconds > 0.0 {
-            self.unfinished.nodes as f64 / seconds
-        } else {
-            0.0
-        }
-    }
-}
-
 /// The result line of a stopped solve, without a newline:
 /// `unfinished (time limit): score >= +2  nodes 21.3M  1.00 s  21.3 Mn/s`; once the score is
 /// proven, the proven part of the PV follows it: `unfinished (node limit): score +38  pv a2 b1
@@ -80,12 +70,7 @@ pub fn stopped_line(stopped: &StoppedSolve<'_>) -> String {
         let pv: Vec<String> = unfinished.pv.iter().map(|&mv| move_name(mv)).collect();
         line.push_str(&format!("  pv {} (incomplete)", pv.join(" ")));
     }
-    line.push_str(&format!(
-        "  nodes {}  {}  {}",
-        format_count(unfinished.nodes),
-        format_seconds(unfinished.time.as_secs_f64()),
-        format_mnps(stopped.nps()),
-    ));
+    line.push_str(&work_text(unfinished.nodes, unfinished.time));
     line
 }
 
@@ -164,7 +149,7 @@ impl StoppedRecord {
             final_discs: None,
             nodes: unfinished.nodes,
             time_ms: (unfinished.time.as_secs_f64() * 1e6).round() / 1e3,
-            nps: stopped.nps().round() as u64,
+            nps: nps(unfinished.nodes, unfinished.time).round() as u64,
             threads: stopped.threads,
         }
     }

@@ -238,8 +238,9 @@ impl Solver {
         }
     }
 
-    /// The state of one call: a new table generation and a fresh budget.
-    fn attempt(&self) -> Attempt<'_> {
+    /// The state of one call on `board`: a new table generation and a fresh budget.
+    fn attempt(&self, board: &Board) -> Attempt<'_> {
+        debug_assert_eq!(board.player & board.opponent, 0, "a disc on both sides");
         self.tt.deep.new_generation();
         let start = Instant::now();
         Attempt {
@@ -275,7 +276,7 @@ impl Solver {
         let window = self.window();
         let wld = self.options.wld;
         self.limits.nodes = Some(PROBE_NODES);
-        let probe = self.attempt().root_score(board, window, wld);
+        let probe = self.attempt(&board).root_score(board, window, wld);
         self.limits = Limits::NONE;
         match probe {
             Err(unfinished) if unfinished.bounds.reason == StopReason::NodeLimit => {
@@ -297,8 +298,8 @@ impl Solver {
     pub fn try_solve(&mut self, position: &Position) -> Result<Solution, Unfinished> {
         let wld = self.options.wld;
         let window = self.window();
-        let mut attempt = self.attempt();
         let board = position.board;
+        let mut attempt = self.attempt(&board);
         let mut solution = Solution {
             position: *position,
             score: 0,
@@ -333,6 +334,16 @@ impl Solver {
         };
         solution.nodes = attempt.nodes;
         solution.time = attempt.start.elapsed();
+        debug_assert!(
+            (-64..=64).contains(&solution.score),
+            "score {}",
+            solution.score
+        );
+        debug_assert!(
+            solution.nodes > 0,
+            "a position with a move was solved without a search"
+        );
+        debug_assert!(!wld || solution.pv.len() <= 2);
         Ok(solution)
     }
 
@@ -351,8 +362,8 @@ impl Solver {
     ) -> Result<(Vec<MoveScore>, u64), Unfinished> {
         let wld = self.options.wld;
         let (alpha, beta) = self.window();
-        let mut attempt = self.attempt();
         let board = position.board;
+        let mut attempt = self.attempt(&board);
         let mut scores = Vec::new();
         let children: Vec<(Option<Square>, Board)> = if board.moves() == 0 {
             if board.pass().moves() == 0 {
@@ -401,8 +412,8 @@ impl Solver {
     ) -> Result<(i32, Vec<Option<Square>>, u64), Unfinished> {
         let wld = self.options.wld;
         let window = self.window();
-        let mut attempt = self.attempt();
         let board = position.board;
+        let mut attempt = self.attempt(&board);
         if board.is_game_over() {
             return Ok((clamp_wld(board.final_score(), wld), Vec::new(), 0));
         }
@@ -434,6 +445,7 @@ impl Solver {
                 best.push(Square::new(sq));
             }
         }
+        debug_assert!(!best.is_empty(), "no move reaches the best score {score}");
         Ok((score, best, attempt.nodes))
     }
 }
