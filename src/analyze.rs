@@ -3,7 +3,9 @@
 //! few empties solved in parallel with each other, one single-threaded [`Solver`] per worker;
 //! positions with more empties one at a time by a multi-threaded solver), the bounded in-flight
 //! window that keeps memory flat however long the input is, sharding, skipping positions that
-//! a resumed run already has, and checking computed scores against the inputs' annotations.
+//! a resumed run already has, checking computed scores against the inputs' annotations, the
+//! per-position limits (a position that reaches one is reported unfinished, with bounds) and
+//! refusing positions too deep to finish without one.
 //!
 //! It never prints, formats or knows about terminals and files other than opening the inputs:
 //! output formats live in [`crate::report::analyze`], arguments and signals in the binary.
@@ -149,7 +151,8 @@ pub struct AnalyzeOptions {
     /// with the proven bounds of its best score.
     pub limits: Limits,
     /// Analyse positions with more than [`crate::search::FEASIBLE_EMPTIES`] empties even
-    /// without a limit (otherwise they are refused: see [`Sink::refused`]).
+    /// without a limit (otherwise those [`Solver::check_feasible`] rejects are refused: see
+    /// [`Sink::refused`]).
     pub force: bool,
 }
 

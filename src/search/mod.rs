@@ -1,6 +1,7 @@
 //! The exact solver: turns a [`Position`] into a [`Solution`] (score, best move, principal
-//! variation, nodes). Never reads files, prints, or knows about terminals; its options are the
-//! plain [`SolveOptions`] struct.
+//! variation, nodes), or, when a stop request or a limit ([`Limits`]) ends the search first,
+//! into an [`Unfinished`] report of the bounds it proved. Never reads files, prints, or knows
+//! about terminals; its options are the plain [`SolveOptions`] struct.
 
 pub mod endgame;
 pub mod limit;
