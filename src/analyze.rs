@@ -3,7 +3,9 @@
 //! few empties solved in parallel with each other, one single-threaded [`Solver`] per worker;
 //! positions with more empties one at a time by a multi-threaded solver), the bounded in-flight
 //! window that keeps memory flat however long the input is, sharding, skipping positions that
-//! a resumed run already has, and checking computed scores against the inputs' annotations.
+//! a resumed run already has, checking computed scores against the inputs' annotations, the
+//! per-position limits (a position that reaches one is reported unfinished, with bounds) and
+//! refusing positions too deep to finish without one.
 //!
 //! It never prints, formats or knows about terminals and files other than opening the inputs:
 //! output formats live in [`crate::report::analyze`], arguments and signals in the binary.
@@ -20,7 +22,10 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Position, Square};
 use crate::notation::{open_path, ParseError, Parsed, Source};
-use crate::search::{MoveScore, SearchError, SolveOptions, Solver, StopHandle, Stopped};
+use crate::search::{
+    Bounds, Limits, MoveScore, SearchError, SolveOptions, Solver, StopHandle, StopReason, Stopped,
+    TooManyEmpties, Unfinished,
+};
 
 /// Positions with at most this many empties are solved in parallel with each other, one
 /// single-threaded solver per worker; above it one at a time by a solver using every thread.
@@ -88,7 +93,7 @@ impl fmt::Display for Shard {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShardError {
     /// Not two whole numbers separated by `/`.
-    #[error("expected K/N with whole numbers K < N (such as 0/4), found '{0}'")]
+    #[error("expected K/N with whole numbers K < N (such as 0/4), found '{}'", .0.escape_debug())]
     Syntax(String),
     /// N is zero.
     #[error("the number of shards N must be at least 1")]
@@ -142,6 +147,13 @@ pub struct AnalyzeOptions {
     pub skip: usize,
     /// See [`PARALLEL_MAX_EMPTIES`].
     pub parallel_max_empties: u32,
+    /// Limits of each position's search: a position that reaches one is reported unfinished,
+    /// with the proven bounds of its best score.
+    pub limits: Limits,
+    /// Analyse positions with more than [`crate::search::FEASIBLE_EMPTIES`] empties even
+    /// without a limit (otherwise those [`Solver::check_feasible`] rejects are refused: see
+    /// [`Sink::refused`]).
+    pub force: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -156,6 +168,8 @@ impl Default for AnalyzeOptions {
             hash_mb: 256,
             skip: 0,
             parallel_max_empties: PARALLEL_MAX_EMPTIES,
+            limits: Limits::NONE,
+            force: false,
         }
     }
 }
@@ -192,17 +206,23 @@ pub struct Analysis {
     /// Every legal move's score, best first, ties in square order (the pass as `None`); with
     /// `best_only`, just the moves reaching the best score. Empty for a finished game.
     pub moves: Vec<MoveScore>,
-    /// The best score (a finished game's final score). With WLD, -1, 0 or 1.
+    /// The best score (a finished game's final score). With WLD, -1, 0 or 1. When
+    /// `unfinished`, only its proven lower bound.
     pub best_score: i32,
-    /// The moves reaching the best score, in square order; empty for a finished game.
+    /// The moves reaching the best score, in square order; empty for a finished game (and when
+    /// `unfinished`).
     pub best_moves: Vec<Option<Square>>,
     /// Positions searched.
     pub nodes: u64,
     /// Wall time spent on this position.
     pub time: Duration,
     /// With `check`: the differences from the annotations (empty = correct); `None` when not
-    /// checking or the input carries no expected score.
+    /// checking, the input carries no expected score, or the analysis is unfinished.
     pub check: Option<Vec<Mismatch>>,
+    /// `Some` when a limit stopped the search first: the proven bounds of the best score. The
+    /// moves are then only those proven (every move's exact score, or with `best_only` moves
+    /// proven to reach the exact best score), best first.
+    pub unfinished: Option<Bounds>,
 }
 
 impl Analysis {
@@ -235,6 +255,10 @@ pub struct Summary {
     pub wrong: usize,
     /// With `check`, positions that carried no expected score.
     pub unchecked: usize,
+    /// Positions a limit stopped before they were finished (reported with bounds).
+    pub unfinished: usize,
+    /// Positions refused: too many empties for an exact analysis without a limit.
+    pub refused: usize,
     /// The run was stopped (a stop handle fired) before the end of the input.
     pub interrupted: bool,
     /// A strict run stopped at a bad line.
@@ -264,6 +288,13 @@ pub trait Sink {
     fn analysed(&mut self, analysis: &Analysis) -> io::Result<()>;
     /// A line could not be read; it is skipped (or ends a strict run).
     fn bad_line(&mut self, error: &ParseError) -> io::Result<()>;
+    /// A position has too many empties to be analysed exactly without a limit; it is skipped
+    /// (or ends a strict run) like a bad line, and is not counted as a position (sharding and
+    /// resuming count only the positions analysed). Counted in the summary either way.
+    fn refused(&mut self, parsed: &Parsed, reason: &TooManyEmpties) -> io::Result<()> {
+        let _ = (parsed, reason);
+        Ok(())
+    }
 }
 
 /// Why a run could not go on.
@@ -306,7 +337,9 @@ pub fn count_positions(paths: &[PathBuf], shard: Shard) -> Option<usize> {
     Some(valid / shard.count + usize::from(valid % shard.count > shard.index))
 }
 
-/// Analyses one position with `solver` (whose options must carry `options.wld`).
+/// Analyses one position with `solver` (whose options must carry `options.wld`, and whose
+/// limits, if any, make a position that reaches them come back unfinished). `Err` only when a
+/// stop was requested.
 pub fn analyze_position(
     solver: &mut Solver,
     parsed: &Parsed,
@@ -317,37 +350,58 @@ pub fn analyze_position(
     let position = parsed.position;
     let board = position.board;
     let final_score = |score: i32| if options.wld { score.signum() } else { score };
-    let (moves, best_score, best_moves, nodes) = if options.best_only {
-        let (score, best, nodes) = solver.best_moves(&position)?;
-        let moves = best.iter().map(|&mv| MoveScore { mv, score }).collect();
-        (moves, score, best, nodes)
+    let result = if options.best_only {
+        solver
+            .try_best_moves(&position)
+            .map(|(score, best, nodes)| {
+                let moves = best.iter().map(|&mv| MoveScore { mv, score }).collect();
+                (moves, score, best, nodes)
+            })
     } else {
-        let (moves, nodes) = solver.score_moves(&position)?;
-        let best_score = moves
-            .first()
-            .map_or_else(|| final_score(board.final_score()), |m| m.score);
-        let mut best: Vec<Option<Square>> = moves
-            .iter()
-            .filter(|m| m.score == best_score)
-            .map(|m| m.mv)
-            .collect();
-        best.sort();
-        (moves, best_score, best, nodes)
+        solver.try_score_moves(&position).map(|(moves, nodes)| {
+            let best_score = moves
+                .first()
+                .map_or_else(|| final_score(board.final_score()), |m| m.score);
+            let mut best: Vec<Option<Square>> = moves
+                .iter()
+                .filter(|m| m.score == best_score)
+                .map(|m| m.mv)
+                .collect();
+            best.sort();
+            (moves, best_score, best, nodes)
+        })
     };
     let mut analysis = Analysis {
         index,
         source: parsed.source.clone(),
         position,
-        moves,
-        best_score,
-        best_moves,
-        nodes,
-        time: start.elapsed(),
+        moves: Vec::new(),
+        best_score: 0,
+        best_moves: Vec::new(),
+        nodes: 0,
+        time: Duration::ZERO,
         check: None,
+        unfinished: None,
     };
-    if options.check {
-        analysis.check = check(parsed, &analysis, options);
+    match result {
+        Ok((moves, best_score, best_moves, nodes)) => {
+            (analysis.moves, analysis.best_score) = (moves, best_score);
+            (analysis.best_moves, analysis.nodes) = (best_moves, nodes);
+            if options.check {
+                analysis.check = check(parsed, &analysis, options);
+            }
+        }
+        Err(Unfinished { bounds, .. }) if bounds.reason == StopReason::Interrupted => {
+            return Err(Stopped)
+        }
+        Err(unfinished) => {
+            analysis.moves = unfinished.moves;
+            analysis.best_score = unfinished.bounds.lower;
+            analysis.nodes = unfinished.nodes;
+            analysis.unfinished = Some(unfinished.bounds);
+        }
     }
+    analysis.time = start.elapsed();
     Ok(analysis)
 }
 
@@ -416,17 +470,21 @@ where
     } else {
         options.threads
     };
-    let solve_options = |threads: usize, hash_mb: usize| SolveOptions {
-        threads,
-        hash_mb: hash_mb.max(1),
-        wld: options.wld,
+    let solver = |threads: usize, hash_mb: usize| {
+        let mut solver = Solver::new(SolveOptions {
+            threads,
+            hash_mb: hash_mb.max(1),
+            wld: options.wld,
+        })?;
+        solver.set_limits(options.limits);
+        Ok::<Solver, SearchError>(solver)
     };
     // Every solver exists before the first position: their stop handles are registered at
     // once, and their tables take memory only as they fill.
-    let mut big = Solver::new(solve_options(threads, options.hash_mb))?;
+    let mut big = solver(threads, options.hash_mb)?;
     let mut workers = Vec::with_capacity(threads);
     for _ in 0..threads {
-        workers.push(Solver::new(solve_options(1, options.hash_mb / threads))?);
+        workers.push(solver(1, options.hash_mb / threads)?);
     }
     let mut handles = vec![big.stop_handle()];
     handles.extend(workers.iter().map(Solver::stop_handle));
@@ -496,6 +554,7 @@ type Job = (usize, usize, Parsed);
 /// Something to hand to the sink, once everything before it was handed.
 enum Event {
     Bad(ParseError),
+    Refused(Parsed, TooManyEmpties),
     Resumed(Parsed),
     Done(Analysis),
     /// The position's search was stopped: nothing from here on is reported.
@@ -654,7 +713,7 @@ impl Run<'_> {
                     let event = result.map_or(Event::Stopped, Event::Done);
                     self.ready.insert(seq, event);
                 }
-                Ok(Message::Item(item)) => self.take(item),
+                Ok(Message::Item(item)) => self.take(item, big),
                 Ok(Message::End) => self.input_closed = true,
                 Err(RecvTimeoutError::Timeout) => {}
                 // The reader is gone: only after `End` or when the permits closed.
@@ -663,24 +722,25 @@ impl Run<'_> {
         }
     }
 
-    /// Numbers an input item and files it as an event or a job.
-    fn take(&mut self, item: Result<Parsed, ParseError>) {
+    /// Numbers an input item and files it as an event or a job; `big` tries the positions
+    /// that may be too deep to analyse (see [`Solver::check_feasible`]).
+    fn take(&mut self, item: Result<Parsed, ParseError>, big: &mut Solver) {
         if self.input_closed || self.stopping {
             return;
         }
         let parsed = match item {
             Ok(parsed) => parsed,
             Err(error) => {
-                self.ready.insert(self.next_seq, Event::Bad(error));
-                self.next_seq += 1;
-                if self.options.strict {
-                    self.input_closed = true;
-                    self.summary.stopped_at_bad_line = true;
-                    self.permits.close();
-                }
+                self.reject(Event::Bad(error));
                 return;
             }
         };
+        if !self.options.force {
+            if let Err(reason) = big.check_feasible(&parsed.position) {
+                self.reject(Event::Refused(parsed, reason));
+                return;
+            }
+        }
         let index = self.next_index;
         self.next_index += 1;
         if !self.options.shard.contains(index) {
@@ -694,6 +754,17 @@ impl Run<'_> {
             self.ready.insert(seq, Event::Resumed(parsed));
         } else {
             self.queue.push_back((seq, index, parsed));
+        }
+    }
+
+    /// Files a bad line or a refused position, which a strict run stops at.
+    fn reject(&mut self, event: Event) {
+        self.ready.insert(self.next_seq, event);
+        self.next_seq += 1;
+        if self.options.strict {
+            self.input_closed = true;
+            self.summary.stopped_at_bad_line = true;
+            self.permits.close();
         }
     }
 
@@ -712,6 +783,10 @@ impl Run<'_> {
                     self.summary.bad_lines += 1;
                     self.sink.bad_line(&error)?;
                 }
+                Event::Refused(parsed, reason) => {
+                    self.summary.refused += 1;
+                    self.sink.refused(&parsed, &reason)?;
+                }
                 Event::Resumed(parsed) => {
                     self.summary.resumed += 1;
                     self.sink.resumed(&parsed)?;
@@ -722,6 +797,7 @@ impl Run<'_> {
                     summary.moves += analysis.moves.len();
                     summary.nodes += analysis.nodes;
                     match &analysis.check {
+                        _ if analysis.unfinished.is_some() => summary.unfinished += 1,
                         Some(mismatches) if mismatches.is_empty() => {
                             summary.checked += 1;
                             summary.correct += 1;

@@ -457,9 +457,10 @@ fn wait_for(child: &mut Child, limit: Duration) -> Option<std::process::ExitStat
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_the_search_and_keeps_what_was_solved() {
-    // FFO #1 is solved at once; the 50-empty opening after it would take years.
+    // FFO #1 is solved at once; the 50-empty opening after it would take years (--force: it
+    // is not refused).
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("osolve"))
-        .args(["solve", "--json", "--hash-mb", "16", "-p", FFO_1])
+        .args(["solve", "--json", "--hash-mb", "16", "--force", "-p", FFO_1])
         .args(["-p", "f5d6c3d3c4f4f6f3e6e7"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -7,7 +7,10 @@
 
 use super::show::{write_svg, PictureTarget};
 use super::variant::VariantArgs;
-use super::{interrupt, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use super::{
+    interrupt, open_input, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK,
+    EXIT_WRONG, REFUSED_HINT,
+};
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -19,7 +22,7 @@ use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format};
 use osolve::report::format_mnps;
 use osolve::report::picture::{Marks, Picture};
-use osolve::search::StopHandle;
+use osolve::search::{StopHandle, TooManyEmpties};
 use osolve::variant::analyze::VariantSink;
 use osolve::variant::{Rules, VariantPosition};
 use std::fs::{File, OpenOptions};
@@ -97,6 +100,8 @@ pub struct AnalyzeArgs {
     /// positions of all inputs from 1; the directory is created if needed).
     #[arg(long, value_name = "DIR")]
     svg: Option<PathBuf>,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Positions with at most this many empties are solved in parallel with each other, one
     /// thread each; the others one at a time with every thread.
     #[arg(long, hide = true, default_value_t = PARALLEL_MAX_EMPTIES)]
@@ -117,6 +122,17 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
     };
     if args.resume && args.output.is_none() {
         bail!("--resume needs the output file it continues: -o OUT");
+    }
+    // Every input is opened once before anything is written: a typo should not cost a run.
+    let mut unreadable = false;
+    for path in &args.files {
+        if let Err(message) = open_input(path) {
+            eprintln!("osolve: {message}");
+            unreadable = true;
+        }
+    }
+    if unreadable {
+        return Ok(EXIT_BAD_INPUT);
     }
     let format = args
         .format
@@ -143,6 +159,8 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
         hash_mb: args.search.hash_mb as usize,
         skip: resumed_boards.len(),
         parallel_max_empties: args.parallel_max_empties,
+        limits: args.limits.limits(),
+        force: args.limits.force,
     };
     let progress = if args.quiet {
         Progress::none()
@@ -220,7 +238,7 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
         EXIT_INTERRUPTED
     } else if summary.wrong > 0 {
         EXIT_WRONG
-    } else if summary.bad_lines > 0 {
+    } else if summary.bad_lines > 0 || summary.refused > 0 {
         EXIT_BAD_INPUT
     } else {
         EXIT_OK
@@ -345,13 +363,27 @@ impl Sink for CliSink {
     }
 
     fn bad_line(&mut self, error: &ParseError) -> io::Result<()> {
-        let what = if self.strict {
+        self.progress
+            .message(&format!("{error} ({})", self.what_next()));
+        Ok(())
+    }
+
+    fn refused(&mut self, parsed: &Parsed, reason: &TooManyEmpties) -> io::Result<()> {
+        let what = self.what_next();
+        let line = format!("{}: {reason}; {REFUSED_HINT} ({what})", parsed.source);
+        self.progress.message(&line);
+        Ok(())
+    }
+}
+
+impl CliSink {
+    /// What happens after a bad line or a refused position.
+    fn what_next(&self) -> &'static str {
+        if self.strict {
             "stopping (--strict)"
         } else {
             "skipped"
-        };
-        self.progress.message(&format!("{error} ({what})"));
-        Ok(())
+        }
     }
 }
 

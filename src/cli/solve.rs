@@ -3,24 +3,29 @@
 //! by `osolve::report::solve`). Bad lines are reported and skipped (exit 2 at the end); a file
 //! that cannot be read stops the run before anything is solved; Ctrl-C or SIGTERM stops the
 //! search, keeps what was printed and exits 130. Under `--rules reversi` or `--scoring raw` the
-//! positions go to the variant solver and its reports. No parsing, search or formatting logic
-//! here.
+//! positions go to the variant solver and its reports. With `--time-limit` or `--node-limit` a
+//! position whose search hits the limit is reported unfinished with its proven bounds; without
+//! a limit, positions too deep to finish are refused unless `--force`. No parsing, search or
+//! formatting logic here.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
-use osolve::notation::{open_path, parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
+use osolve::notation::{parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
 use osolve::report::colour::{self, TermStyle};
 use osolve::report::picture::{Marks, Picture};
 use osolve::report::solve::{human_report, json_report, quiet_report, result_line};
+use osolve::report::unfinished::{human_stopped, json_stopped, quiet_stopped, StoppedSolve};
 use osolve::report::variant as variant_report;
-use osolve::search::Solver;
+use osolve::search::{Solver, StopReason};
 use osolve::variant::solver::VariantSolver;
 use osolve::variant::{Rules, Variant, VariantPosition};
 
 use super::variant::{stdout_style, variant_position, variant_solver, VariantArgs};
-use super::{SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::{
+    open_input, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
+};
 
 /// The options of `osolve solve` as clap parses them; [`SolveArgs`] adds their order.
 #[derive(Args, Debug)]
@@ -44,6 +49,8 @@ struct Flags {
     search: SearchArgs,
     #[command(flatten)]
     variant: VariantArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Prove only win, draw or loss (faster); the score is then 1, 0 or -1.
     #[arg(long)]
     wld: bool,
@@ -140,20 +147,6 @@ fn ordered_inputs(matches: &ArgMatches, flags: &Flags) -> Vec<Input> {
 /// A stream of parsed positions (or errors) from one input.
 type Positions = Box<dyn Iterator<Item = Result<Parsed, ParseError>>>;
 
-/// Opens a file of positions read under `rules`, refusing directories (which open but cannot
-/// be read on Unix).
-fn open_file(path: &Path, rules: Rules) -> Result<Positions, String> {
-    if path != Path::new("-") && path.is_dir() {
-        return Err(format!(
-            "cannot read {}: it is a directory, expected a file of positions",
-            path.display()
-        ));
-    }
-    open_path(path)
-        .map(|reader| Box::new(reader.with_rules(rules)) as Positions)
-        .map_err(|e| format!("cannot read {}: {}", path.display(), e.kind))
-}
-
 /// How each solved position is printed.
 #[derive(Clone, Copy, Debug)]
 enum Style {
@@ -179,14 +172,34 @@ impl Engine {
 
     /// The report of one position (one the engine [`accepts`](Engine::accepts)) in `style`;
     /// `None` when the search was stopped.
-    fn report(&mut self, parsed: &Parsed, style: Style) -> Option<String> {
+    fn report(&mut self, parsed: &Parsed, style: Style, wld: bool) -> Option<String> {
         let source = &parsed.source;
         let diagram = |position: &VariantPosition, style| {
             colour::diagram(&Picture::new(position, Marks::Legal, ""), style)
         };
         match self {
             Engine::Othello(solver) => {
-                let solution = solver.solve(&parsed.position).ok()?;
+                let solution = match solver.try_solve(&parsed.position) {
+                    Ok(solution) => solution,
+                    Err(stopped) if stopped.bounds.reason == StopReason::Interrupted => {
+                        return None
+                    }
+                    Err(unfinished) => {
+                        let stopped = StoppedSolve {
+                            position: &parsed.position,
+                            wld,
+                            threads: solver.threads(),
+                            unfinished: &unfinished,
+                        };
+                        return Some(match style {
+                            Style::Json => json_stopped(source, &stopped),
+                            Style::Quiet => quiet_stopped(source, &stopped),
+                            Style::Human { style } => {
+                                human_stopped(source, &stopped, style.unicode)
+                            }
+                        });
+                    }
+                };
                 Some(match style {
                     Style::Json => json_report(source, &solution),
                     Style::Quiet => quiet_report(source, &solution),
@@ -226,8 +239,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let mut unreadable = false;
     for input in inputs {
         match input {
-            Input::File(path) => match open_file(&path, variant.rules) {
-                Ok(stream) => streams.push(stream),
+            Input::File(path) => match open_input(&path) {
+                Ok(stream) => streams.push(Box::new(stream.with_rules(variant.rules)) as Positions),
                 Err(message) => {
                     eprintln!("osolve: {message}");
                     unreadable = true;
@@ -254,7 +267,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     };
     let interrupt = super::interrupt();
     let mut engine = if variant.is_standard() {
-        let solver = Solver::new(flags.search.options(flags.wld))?;
+        let mut solver = Solver::new(flags.search.options(flags.wld))?;
+        solver.set_limits(flags.limits.limits());
         interrupt.register(solver.stop_handle());
         Engine::Othello(Box::new(solver))
     } else {
@@ -277,11 +291,21 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                 continue;
             }
         };
+        if let (false, Engine::Othello(solver)) = (flags.limits.force, &mut engine) {
+            if let Err(refused) = solver.check_feasible(&parsed.position) {
+                bad_input = true;
+                if let Err(e) = out.flush() {
+                    return write_failed(e, bad_input);
+                }
+                eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);
+                continue;
+            }
+        }
         // A finished game needs no search, so the stop request is checked here too.
         let report = if interrupt.is_set() {
             None
         } else {
-            engine.report(&parsed, style)
+            engine.report(&parsed, style, flags.wld)
         };
         let Some(report) = report else {
             eprintln!(

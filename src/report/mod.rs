@@ -14,6 +14,7 @@ pub mod learn;
 pub mod picture;
 pub mod solve;
 pub mod svg;
+pub mod unfinished;
 pub mod variant;
 
 use crate::board::{Color, Position, Square};
@@ -102,6 +103,16 @@ pub fn format_seconds(seconds: f64) -> String {
 /// Millions of nodes per second with one decimal: `25.4 Mn/s`.
 pub fn format_mnps(nodes_per_second: f64) -> String {
     format!("{:.1} Mn/s", nodes_per_second / 1e6)
+}
+
+/// The work of a search as reports end their result lines: `  nodes 21.3M  0.84 s  25.4 Mn/s`.
+pub fn work_text(nodes: u64, time: std::time::Duration) -> String {
+    format!(
+        "  nodes {}  {}  {}",
+        format_count(nodes),
+        format_seconds(time.as_secs_f64()),
+        format_mnps(crate::bench::nps(nodes, time)),
+    )
 }
 
 /// The heading of the `osolve perft` table: where the count starts, then the column names.

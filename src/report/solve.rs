@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{diagram, format_count, format_mnps, format_seconds};
+use super::{diagram, work_text};
 use crate::board::{Color, Square};
 use crate::notation::{format_board, Source};
 use crate::search::{BestMove, Solution};
@@ -156,12 +156,7 @@ pub fn result_line(solution: &Solution) -> String {
         }
         None => line.push_str("  game over"),
     }
-    line.push_str(&format!(
-        "  nodes {}  {}  {}",
-        format_count(solution.nodes),
-        format_seconds(solution.time.as_secs_f64()),
-        format_mnps(solution.nps()),
-    ));
+    line.push_str(&work_text(solution.nodes, solution.time));
     line
 }
 

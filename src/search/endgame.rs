@@ -5,6 +5,7 @@
 //! transposition cutoff, and Young Brothers Wait splits on rayon). All functions are fail-soft alpha-beta on exact disc differentials, with the empty
 //! squares of a finished game given to the winner.
 
+use super::limit::{Budget, CHARGE_EVERY};
 use super::ordering::{fastest_first, learned_order, odd_region_squares, SQUARE_CLASSES};
 use super::stability::stable_discs;
 use super::tt::{Tables, NO_MOVE};
@@ -69,10 +70,12 @@ fn stability_threshold(empties: u32) -> i32 {
 }
 
 /// A cancellation flag and the flags of the splits above it: a search is cancelled when any of
-/// them is set (a sibling failed high, or the whole search was stopped).
+/// them is set (a sibling failed high, the whole search was stopped, or its budget is spent).
 pub struct Cancel<'a> {
     flag: AtomicBool,
     parent: Option<&'a Cancel<'a>>,
+    /// The node and time budget whose exhaustion sets this flag.
+    budget: Option<Budget>,
 }
 
 impl<'a> Cancel<'a> {
@@ -81,12 +84,43 @@ impl<'a> Cancel<'a> {
         Cancel {
             flag: AtomicBool::new(false),
             parent: None,
+            budget: None,
         }
     }
     fn child(parent: &'a Cancel<'a>) -> Cancel<'a> {
         Cancel {
             flag: AtomicBool::new(false),
             parent: Some(parent),
+            budget: None,
+        }
+    }
+    /// A flag under `parent` that is also set once `budget` is spent.
+    pub fn limited(parent: &'a Cancel<'a>, budget: Budget) -> Cancel<'a> {
+        Cancel {
+            flag: AtomicBool::new(false),
+            parent: Some(parent),
+            budget: Some(budget),
+        }
+    }
+    /// The budget given to [`Cancel::limited`].
+    pub fn budget(&self) -> Option<&Budget> {
+        self.budget.as_ref()
+    }
+    /// Charges `nodes` to the budgets of the chain; true when the search must stop.
+    fn charge(&self, nodes: u64) -> bool {
+        let mut c = self;
+        loop {
+            if c.flag.load(Ordering::Relaxed) {
+                return true;
+            }
+            if c.budget.as_ref().is_some_and(|b| b.charge(nodes)) {
+                c.cancel();
+                return true;
+            }
+            match c.parent {
+                Some(p) => c = p,
+                None => return false,
+            }
         }
     }
     /// Sets the flag.
@@ -161,6 +195,8 @@ pub struct Search<'a> {
     pub split_min: u32,
     /// The learned evaluation that orders moves at the deepest nodes.
     pub weights: &'static Weights,
+    /// Nodes already charged to the budget of the cancellation chain.
+    charged: u64,
 }
 
 impl<'a> Search<'a> {
@@ -172,7 +208,25 @@ impl<'a> Search<'a> {
             nodes: 0,
             split_min,
             weights: crate::eval::builtin(),
+            charged: 0,
         }
+    }
+
+    /// True when the search must stop; charges the nodes searched since the last charge to the
+    /// budget every `CHARGE_EVERY` nodes.
+    #[inline]
+    fn stopped(&mut self) -> bool {
+        if self.nodes - self.charged >= CHARGE_EVERY {
+            return self.charge_rest();
+        }
+        self.cancel.is_cancelled()
+    }
+
+    /// Charges every node not yet charged to the budget; true when the search must stop.
+    pub fn charge_rest(&mut self) -> bool {
+        let fresh = self.nodes - self.charged;
+        self.charged = self.nodes;
+        self.cancel.charge(fresh)
     }
 
     /// Exact score (when inside the window) of `board` for the side to move.
@@ -514,7 +568,7 @@ impl<'a> Search<'a> {
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
-        if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
+        if empties >= CANCEL_CHECK_MIN && self.stopped() {
             return 0;
         }
         if let Some(cut) = stability_cutoff(board.player, board.opponent, alpha, empties) {
@@ -704,6 +758,7 @@ impl<'a> Search<'a> {
                 nodes: 0,
                 split_min,
                 weights,
+                charged: 0,
             };
             let child = board.play_flips(m.sq as usize, m.flips);
             let a = shared_alpha.load(Ordering::Relaxed);
@@ -713,6 +768,7 @@ impl<'a> Search<'a> {
                 let a2 = shared_alpha.load(Ordering::Relaxed).max(a);
                 v = -search.child(child, -beta, -a2, empties - 1);
             }
+            search.charge_rest();
             nodes.fetch_add(search.nodes, Ordering::Relaxed);
             if cancel.is_cancelled() {
                 return;
@@ -726,7 +782,10 @@ impl<'a> Search<'a> {
                 }
             }
         });
-        self.nodes += nodes.load(Ordering::Relaxed);
+        // The children charged their nodes themselves.
+        let children = nodes.load(Ordering::Relaxed);
+        self.nodes += children;
+        self.charged += children;
         let b = *best.lock().unwrap_or_else(|e| e.into_inner());
         b
     }

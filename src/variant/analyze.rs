@@ -89,6 +89,7 @@ pub fn analyze_position(
         nodes,
         time: start.elapsed(),
         check: None,
+        unfinished: None,
     };
     if options.check {
         analysis.check = check(parsed, &analysis, options);
