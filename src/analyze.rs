@@ -1,7 +1,9 @@
 //! Batch analysis of positions: every legal move's exact score (or the best ones, or WLD) for
-//! each parsed position, checked against the inputs' annotations when asked. The scheduling,
-//! ordering, sharding, resuming and stopping are the shared driver's ([`crate::batch`]); this
-//! module says what one position's analysis is and totals the run into a [`Summary`].
+//! each parsed position, checked against the inputs' annotations when asked; a position that
+//! reaches a per-position limit is reported unfinished, with bounds, and positions too deep to
+//! finish without a limit are refused. The scheduling, ordering, sharding, resuming and
+//! stopping are the shared driver's ([`crate::batch`]); this module says what one position's
+//! analysis is and totals the run into a [`Summary`].
 //!
 //! It never prints, formats or knows about terminals and files other than opening the inputs:
 //! output formats live in [`crate::report::analyze`], arguments and signals in the binary.
@@ -14,7 +16,9 @@ use crate::batch::{self, Totals, Work};
 pub use crate::batch::{BatchError as AnalyzeError, Shard, ShardError, PARALLEL_MAX_EMPTIES};
 use crate::board::{Position, Square};
 use crate::notation::{open_path, ParseError, Parsed, Source};
-use crate::search::{MoveScore, Solver, StopHandle, Stopped};
+use crate::search::{
+    Bounds, Limits, MoveScore, Solver, StopHandle, StopReason, Stopped, TooManyEmpties, Unfinished,
+};
 
 /// What to compute and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +43,13 @@ pub struct AnalyzeOptions {
     pub skip: usize,
     /// See [`PARALLEL_MAX_EMPTIES`].
     pub parallel_max_empties: u32,
+    /// Limits of each position's search: a position that reaches one is reported unfinished,
+    /// with the proven bounds of its best score.
+    pub limits: Limits,
+    /// Analyse positions with more than [`crate::search::FEASIBLE_EMPTIES`] empties even
+    /// without a limit (otherwise those [`Solver::check_feasible`] rejects are refused: see
+    /// [`Sink::refused`]).
+    pub force: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -53,6 +64,8 @@ impl Default for AnalyzeOptions {
             hash_mb: 256,
             skip: 0,
             parallel_max_empties: PARALLEL_MAX_EMPTIES,
+            limits: Limits::NONE,
+            force: false,
         }
     }
 }
@@ -89,17 +102,23 @@ pub struct Analysis {
     /// Every legal move's score, best first, ties in square order (the pass as `None`); with
     /// `best_only`, just the moves reaching the best score. Empty for a finished game.
     pub moves: Vec<MoveScore>,
-    /// The best score (a finished game's final score). With WLD, -1, 0 or 1.
+    /// The best score (a finished game's final score). With WLD, -1, 0 or 1. When
+    /// `unfinished`, only its proven lower bound.
     pub best_score: i32,
-    /// The moves reaching the best score, in square order; empty for a finished game.
+    /// The moves reaching the best score, in square order; empty for a finished game (and when
+    /// `unfinished`).
     pub best_moves: Vec<Option<Square>>,
     /// Positions searched.
     pub nodes: u64,
     /// Wall time spent on this position.
     pub time: Duration,
     /// With `check`: the differences from the annotations (empty = correct); `None` when not
-    /// checking or the input carries no expected score.
+    /// checking, the input carries no expected score, or the analysis is unfinished.
     pub check: Option<Vec<Mismatch>>,
+    /// `Some` when a limit stopped the search first: the proven bounds of the best score. The
+    /// moves are then only those proven (every move's exact score, or with `best_only` moves
+    /// proven to reach the exact best score), best first.
+    pub unfinished: Option<Bounds>,
 }
 
 impl Analysis {
@@ -132,6 +151,10 @@ pub struct Summary {
     pub wrong: usize,
     /// With `check`, positions that carried no expected score.
     pub unchecked: usize,
+    /// Positions a limit stopped before they were finished (reported with bounds).
+    pub unfinished: usize,
+    /// Positions refused: too many empties for an exact analysis without a limit.
+    pub refused: usize,
     /// The run was stopped (a stop handle fired) before the end of the input.
     pub interrupted: bool,
     /// A strict run stopped at a bad line.
@@ -156,6 +179,13 @@ pub trait Sink {
     fn analysed(&mut self, analysis: &Analysis) -> io::Result<()>;
     /// A line could not be read; it is skipped (or ends a strict run).
     fn bad_line(&mut self, error: &ParseError) -> io::Result<()>;
+    /// A position has too many empties to be analysed exactly without a limit; it is skipped
+    /// (or ends a strict run) like a bad line, and is not counted as a position (sharding and
+    /// resuming count only the positions analysed). Counted in the summary either way.
+    fn refused(&mut self, parsed: &Parsed, reason: &TooManyEmpties) -> io::Result<()> {
+        let _ = (parsed, reason);
+        Ok(())
+    }
 }
 
 /// The items of several inputs in turn, each opened when the previous one ends (`-` is standard
@@ -182,7 +212,9 @@ pub fn count_positions(paths: &[PathBuf], shard: Shard) -> Option<usize> {
     })
 }
 
-/// Analyses one position with `solver` (whose options must carry `options.wld`).
+/// Analyses one position with `solver` (whose options must carry `options.wld`, and whose
+/// limits, if any, make a position that reaches them come back unfinished). `Err` only when a
+/// stop was requested.
 pub fn analyze_position(
     solver: &mut Solver,
     parsed: &Parsed,
@@ -193,42 +225,67 @@ pub fn analyze_position(
     let position = parsed.position;
     let board = position.board;
     let final_score = |score: i32| if options.wld { score.signum() } else { score };
-    let (moves, best_score, best_moves, nodes) = if options.best_only {
-        let (score, best, nodes) = solver.best_moves(&position)?;
-        let moves = best.iter().map(|&mv| MoveScore { mv, score }).collect();
-        (moves, score, best, nodes)
+    let result = if options.best_only {
+        solver
+            .try_best_moves(&position)
+            .map(|(score, best, nodes)| {
+                let moves = best.iter().map(|&mv| MoveScore { mv, score }).collect();
+                (moves, score, best, nodes)
+            })
     } else {
-        let (moves, nodes) = solver.score_moves(&position)?;
-        let best_score = moves
-            .first()
-            .map_or_else(|| final_score(board.final_score()), |m| m.score);
-        let mut best: Vec<Option<Square>> = moves
-            .iter()
-            .filter(|m| m.score == best_score)
-            .map(|m| m.mv)
-            .collect();
-        best.sort();
-        (moves, best_score, best, nodes)
+        solver.try_score_moves(&position).map(|(moves, nodes)| {
+            let best_score = moves
+                .first()
+                .map_or_else(|| final_score(board.final_score()), |m| m.score);
+            let mut best: Vec<Option<Square>> = moves
+                .iter()
+                .filter(|m| m.score == best_score)
+                .map(|m| m.mv)
+                .collect();
+            best.sort();
+            (moves, best_score, best, nodes)
+        })
     };
     let mut analysis = Analysis {
         index,
         source: parsed.source.clone(),
         position,
-        moves,
-        best_score,
-        best_moves,
-        nodes,
-        time: start.elapsed(),
+        moves: Vec::new(),
+        best_score: 0,
+        best_moves: Vec::new(),
+        nodes: 0,
+        time: Duration::ZERO,
         check: None,
+        unfinished: None,
     };
-    if options.check {
-        analysis.check = check(parsed, &analysis, options);
+    match result {
+        Ok((moves, best_score, best_moves, nodes)) => {
+            (analysis.moves, analysis.best_score) = (moves, best_score);
+            (analysis.best_moves, analysis.nodes) = (best_moves, nodes);
+            if options.check {
+                analysis.check = check(parsed, &analysis, options);
+            }
+        }
+        Err(Unfinished { bounds, .. }) if bounds.reason == StopReason::Interrupted => {
+            return Err(Stopped)
+        }
+        Err(unfinished) => {
+            analysis.moves = unfinished.moves;
+            analysis.best_score = unfinished.bounds.lower;
+            analysis.nodes = unfinished.nodes;
+            analysis.unfinished = Some(unfinished.bounds);
+        }
     }
+    analysis.time = start.elapsed();
     Ok(analysis)
 }
 
 /// Compares an analysis with the annotations of its input line; `None` when there are none.
-fn check(parsed: &Parsed, analysis: &Analysis, options: &AnalyzeOptions) -> Option<Vec<Mismatch>> {
+pub fn check(
+    parsed: &Parsed,
+    analysis: &Analysis,
+    options: &AnalyzeOptions,
+) -> Option<Vec<Mismatch>> {
     let expect = |score: i32| if options.wld { score.signum() } else { score };
     let mut mismatches = Vec::new();
     let best_expected = parsed
@@ -290,6 +347,7 @@ where
         wld: options.wld,
         skip: options.skip,
         parallel_max_empties: options.parallel_max_empties,
+        limits: options.limits,
     };
     let mut tally = Tally {
         sink,
@@ -300,6 +358,7 @@ where
     let Totals {
         resumed,
         bad,
+        refused,
         time,
         interrupted,
         stopped_at_bad,
@@ -308,6 +367,7 @@ where
     Ok(Summary {
         resumed,
         bad_lines: bad,
+        refused,
         time,
         interrupted,
         stopped_at_bad_line: stopped_at_bad,
@@ -335,6 +395,14 @@ impl Work for PositionWork<'_> {
     ) -> Result<Analysis, Stopped> {
         analyze_position(solver, parsed, index, self.0)
     }
+
+    fn feasible(&self, checker: &mut Solver, parsed: &Parsed) -> Result<(), TooManyEmpties> {
+        if self.0.force {
+            Ok(())
+        } else {
+            checker.check_feasible(&parsed.position)
+        }
+    }
 }
 
 /// Totals the analyses into a [`Summary`] on their way to the caller's sink.
@@ -359,6 +427,7 @@ impl<'a, 'o> batch::Sink<PositionWork<'o>> for Tally<'a> {
         summary.moves += analysis.moves.len();
         summary.nodes += analysis.nodes;
         match &analysis.check {
+            _ if analysis.unfinished.is_some() => summary.unfinished += 1,
             Some(mismatches) if mismatches.is_empty() => {
                 summary.checked += 1;
                 summary.correct += 1;
@@ -375,6 +444,10 @@ impl<'a, 'o> batch::Sink<PositionWork<'o>> for Tally<'a> {
 
     fn bad(&mut self, error: ParseError) -> io::Result<()> {
         self.sink.bad_line(&error)
+    }
+
+    fn refused(&mut self, parsed: Parsed, reason: TooManyEmpties) -> io::Result<()> {
+        self.sink.refused(&parsed, &reason)
     }
 }
 

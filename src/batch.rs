@@ -3,8 +3,8 @@
 //! scheduling (items with few empties solved in parallel with each other, one single-threaded
 //! [`Solver`] per worker; items with more empties one at a time by a multi-threaded solver),
 //! the bounded in-flight window that keeps memory flat however long the input is, sharding,
-//! skipping the items that a resumed run already has, and stopping promptly when a solver's
-//! stop handle fires.
+//! skipping the items that a resumed run already has, the per-search limits, refusing items
+//! too deep to finish without a limit, and stopping promptly when a solver's stop handle fires.
 //!
 //! What an item is and what a solver makes of it is the [`Work`] of the caller
 //! ([`crate::analyze`] for positions, [`crate::games`] for whole games). The driver never
@@ -20,7 +20,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::search::{SearchError, SolveOptions, Solver, StopHandle, Stopped};
+use crate::search::{
+    Limits, SearchError, SolveOptions, Solver, StopHandle, Stopped, TooManyEmpties,
+};
 
 /// Items with at most this many empties are solved in parallel with each other, one
 /// single-threaded solver per worker; above it one at a time by a solver using every thread.
@@ -93,7 +95,7 @@ impl fmt::Display for Shard {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShardError {
     /// Not two whole numbers separated by `/`.
-    #[error("expected K/N with whole numbers K < N (such as 0/4), found '{0}'")]
+    #[error("expected K/N with whole numbers K < N (such as 0/4), found '{}'", .0.escape_debug())]
     Syntax(String),
     /// N is zero.
     #[error("the number of shards N must be at least 1")]
@@ -149,6 +151,13 @@ pub trait Work: Sync {
     /// The empties of the largest search the item needs: the driver solves items with at most
     /// [`Options::parallel_max_empties`] in parallel with each other, the others one at a time.
     fn empties(&self, item: &Self::Item) -> u32;
+    /// `Err` when the item is too deep to solve exactly without a limit (`checker` is a solver
+    /// carrying the run's limits, see [`Solver::check_feasible`]): it is then refused, reported
+    /// to [`Sink::refused`] and not counted as an item. The default accepts every item.
+    fn feasible(&self, checker: &mut Solver, item: &Self::Item) -> Result<(), TooManyEmpties> {
+        let _ = (checker, item);
+        Ok(())
+    }
     /// Solves one item; `index` is its 0-based index over all inputs (bad items not counted).
     fn solve(
         &self,
@@ -169,6 +178,12 @@ pub trait Sink<W: Work + ?Sized> {
     fn done(&mut self, output: W::Output) -> io::Result<()>;
     /// An item could not be read; it is skipped (or ends a strict run).
     fn bad(&mut self, bad: W::Bad) -> io::Result<()>;
+    /// An item was refused by [`Work::feasible`]; it is skipped (or ends a strict run) like a
+    /// bad item.
+    fn refused(&mut self, item: W::Item, reason: TooManyEmpties) -> io::Result<()> {
+        let _ = (item, reason);
+        Ok(())
+    }
 }
 
 /// How to run a batch.
@@ -190,6 +205,8 @@ pub struct Options {
     pub skip: usize,
     /// See [`PARALLEL_MAX_EMPTIES`].
     pub parallel_max_empties: u32,
+    /// Limits of every search (see [`Solver::set_limits`]).
+    pub limits: Limits,
 }
 
 impl Default for Options {
@@ -202,6 +219,7 @@ impl Default for Options {
             wld: false,
             skip: 0,
             parallel_max_empties: PARALLEL_MAX_EMPTIES,
+            limits: Limits::NONE,
         }
     }
 }
@@ -217,6 +235,8 @@ pub struct Totals {
     pub resumed: usize,
     /// Bad items (skipped, or the one that stopped a strict run).
     pub bad: usize,
+    /// Items refused as too deep (skipped, or the one that stopped a strict run).
+    pub refused: usize,
     /// Wall time of the run.
     pub time: Duration,
     /// The run was stopped (a stop handle fired) before the end of the input.
@@ -256,17 +276,21 @@ where
     } else {
         options.threads
     };
-    let solve_options = |threads: usize, hash_mb: usize| SolveOptions {
-        threads,
-        hash_mb: hash_mb.max(1),
-        wld: options.wld,
+    let solver = |threads: usize, hash_mb: usize| {
+        let mut solver = Solver::new(SolveOptions {
+            threads,
+            hash_mb: hash_mb.max(1),
+            wld: options.wld,
+        })?;
+        solver.set_limits(options.limits);
+        Ok::<Solver, SearchError>(solver)
     };
     // Every solver exists before the first item: their stop handles are registered at once,
     // and their tables take memory only as they fill.
-    let mut big = Solver::new(solve_options(threads, options.hash_mb))?;
+    let mut big = solver(threads, options.hash_mb)?;
     let mut workers = Vec::with_capacity(threads);
     for _ in 0..threads {
-        workers.push(Solver::new(solve_options(1, options.hash_mb / threads))?);
+        workers.push(solver(1, options.hash_mb / threads)?);
     }
     let mut handles = vec![big.stop_handle()];
     handles.extend(workers.iter().map(Solver::stop_handle));
@@ -339,6 +363,7 @@ type Job<T> = (usize, usize, T);
 /// Something to hand to the sink, once everything before it was handed.
 enum Event<W: Work> {
     Bad(W::Bad),
+    Refused(W::Item, TooManyEmpties),
     Resumed(W::Item),
     Done(W::Output),
     /// The item's search was stopped: nothing from here on is reported.
@@ -500,7 +525,7 @@ impl<W: Work> Run<'_, W> {
                     let event = result.map_or(Event::Stopped, Event::Done);
                     self.ready.insert(seq, event);
                 }
-                Ok(Message::Item(item)) => self.take(item),
+                Ok(Message::Item(item)) => self.take(item, big),
                 Ok(Message::End) => self.input_closed = true,
                 Err(RecvTimeoutError::Timeout) => {}
                 // The reader is gone: only after `End` or when the permits closed.
@@ -509,24 +534,23 @@ impl<W: Work> Run<'_, W> {
         }
     }
 
-    /// Numbers an input item and files it as an event or a job.
-    fn take(&mut self, item: Result<W::Item, W::Bad>) {
+    /// Numbers an input item and files it as an event or a job; `big` checks whether the item
+    /// is feasible (see [`Work::feasible`]).
+    fn take(&mut self, item: Result<W::Item, W::Bad>, big: &mut Solver) {
         if self.input_closed || self.stopping {
             return;
         }
         let item = match item {
             Ok(item) => item,
             Err(bad) => {
-                self.ready.insert(self.next_seq, Event::Bad(bad));
-                self.next_seq += 1;
-                if self.options.strict {
-                    self.input_closed = true;
-                    self.totals.stopped_at_bad = true;
-                    self.permits.close();
-                }
+                self.reject(Event::Bad(bad));
                 return;
             }
         };
+        if let Err(reason) = self.work.feasible(big, &item) {
+            self.reject(Event::Refused(item, reason));
+            return;
+        }
         let index = self.totals.read;
         self.totals.read += 1;
         if !self.options.shard.contains(index) {
@@ -540,6 +564,17 @@ impl<W: Work> Run<'_, W> {
             self.ready.insert(seq, Event::Resumed(item));
         } else {
             self.queue.push_back((seq, index, item));
+        }
+    }
+
+    /// Files a bad or refused item, which a strict run stops at.
+    fn reject(&mut self, event: Event<W>) {
+        self.ready.insert(self.next_seq, event);
+        self.next_seq += 1;
+        if self.options.strict {
+            self.input_closed = true;
+            self.totals.stopped_at_bad = true;
+            self.permits.close();
         }
     }
 
@@ -557,6 +592,10 @@ impl<W: Work> Run<'_, W> {
                 Event::Bad(bad) => {
                     self.totals.bad += 1;
                     self.sink.bad(bad)?;
+                }
+                Event::Refused(item, reason) => {
+                    self.totals.refused += 1;
+                    self.sink.refused(item, reason)?;
                 }
                 Event::Resumed(item) => {
                     self.totals.resumed += 1;

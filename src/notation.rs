@@ -2,7 +2,10 @@
 //! 8-line diagram with or without coordinates), OBF lines with their move scores, and game
 //! transcripts from the standard start. Files are streamed line by line, every position
 //! carrying its [`Source`] (`file:line`), every failure a [`ParseError`] that says where and what
-//! was expected. This module never solves and never prints.
+//! was expected. Under Reversi rules ([`parse_text_with`], [`PositionReader::with_rules`])
+//! transcripts start from the empty board, a board string may end with the discs left to each
+//! side (`<64 cells> X 5 7`), and positions the rules cannot reach are errors. This module never
+//! solves and never prints.
 
 use std::fmt;
 use std::fs::File;
@@ -11,6 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::board::{Color, Position, Square};
+use crate::variant::{Rules, Supplies, VariantError, VariantPosition};
 
 /// The longest line a [`PositionReader`] accepts by default (1 MiB, without the newline).
 pub const MAX_LINE_LEN: usize = 1 << 20;
@@ -68,6 +72,10 @@ pub struct Parsed {
     pub expected: Vec<Expected>,
     /// The score of a finished game from a bare OBF annotation (`+10`).
     pub final_score: Option<i32>,
+    /// The discs left to each side: as written after the side to move (`X 5 7`), or under
+    /// Reversi rules always (derived when not written, exact after a transcript); `None`
+    /// otherwise.
+    pub supplies: Option<Supplies>,
     /// Where the text came from.
     pub source: Source,
 }
@@ -143,6 +151,15 @@ pub enum ParseErrorKind {
         /// The token found.
         found: String,
     },
+    /// Discs left after the side to move that are not two numbers from 0 to 32.
+    #[error("expected the discs left to black and to white after the side to move, each from 0 to 32 (such as 'X 5 7'), found '{}'", .found.escape_debug())]
+    BadSupplies {
+        /// The text found.
+        found: String,
+    },
+    /// A position the rules in force cannot reach.
+    #[error("{0}")]
+    Rules(VariantError),
     /// A well-formed transcript move that cannot be played.
     #[error("move {number}: {found} is not legal{why}")]
     IllegalMove {
@@ -236,6 +253,13 @@ pub fn parse_position(text: &str) -> Result<Parsed, ParseError> {
 /// line or a transcript, told apart by their first characters (a transcript starts with a
 /// square such as `f5`). A `%` or `#` starts a comment that runs to the end of the text.
 pub fn parse_text(text: &str, source: Source) -> Result<Parsed, ParseError> {
+    parse_text_with(text, source, Rules::Othello)
+}
+
+/// [`parse_text`] under `rules`: under Reversi rules a transcript starts from the empty board,
+/// and a position the rules cannot reach (see [`VariantPosition::new`]) is an error; its
+/// [`Parsed::supplies`] is always set.
+pub fn parse_text_with(text: &str, source: Source, rules: Rules) -> Result<Parsed, ParseError> {
     // `%` (Edax's comment mark) or `#` ends the text: neither is part of any notation.
     let text = &text[..text.find(['%', '#']).unwrap_or(text.len())];
     let locator = Locator {
@@ -246,16 +270,23 @@ pub fn parse_text(text: &str, source: Source) -> Result<Parsed, ParseError> {
         return Err(locator.line(ParseErrorKind::Empty));
     }
     if looks_like_transcript(text) {
-        let position = transcript(text, &locator)?;
+        let played = transcript(text, &locator, rules)?;
         return Ok(Parsed {
-            position,
+            position: played.position(),
             expected: Vec::new(),
             final_score: None,
+            supplies: (rules == Rules::Reversi).then(|| played.supplies()),
             source,
         });
     }
     let head_end = text.find(';').unwrap_or(text.len());
-    let position = board(text, head_end, &locator)?;
+    let (board_end, mut supplies) = split_supplies(text, head_end, &locator)?;
+    let position = board(text, board_end, &locator)?;
+    if rules == Rules::Reversi {
+        let checked = VariantPosition::new(position, supplies, rules)
+            .map_err(|e| locator.line(ParseErrorKind::Rules(e)))?;
+        supplies = Some(checked.supplies());
+    }
     let (expected, final_score) = if head_end < text.len() {
         annotations(text, head_end + 1, &locator)?
     } else {
@@ -265,21 +296,86 @@ pub fn parse_text(text: &str, source: Source) -> Result<Parsed, ParseError> {
         position,
         expected,
         final_score,
+        supplies,
         source,
     })
+}
+
+/// Finds the discs left written after the side to move (`... X 5 7`) in `text[..end]`: the end
+/// of the board part and the supplies, if any. Two numbers count as supplies only after a side
+/// (a word such as `X` or `black`, or cells ending with one), so that a diagram's row numbers
+/// are never taken for them.
+fn split_supplies(
+    text: &str,
+    end: usize,
+    locator: &Locator<'_>,
+) -> Result<(usize, Option<Supplies>), ParseError> {
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut rest = &text[..end];
+    while words.len() < 3 {
+        let trimmed = rest.trim_end();
+        if trimmed.is_empty() {
+            break;
+        }
+        let start = trimmed
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        words.push((start, &trimmed[start..]));
+        rest = &trimmed[..start];
+    }
+    let is_number = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let ends_with_side = |w: &str| {
+        side(w).is_some()
+            || w.chars()
+                .next_back()
+                .is_some_and(|c| side(&c.to_string()).is_some())
+    };
+    match words[..] {
+        [(white_at, white), (black_at, black), (_, before), ..]
+            if is_number(white) && is_number(black) && ends_with_side(before) =>
+        {
+            let count = |at: usize, word: &str| {
+                word.parse::<u8>()
+                    .ok()
+                    .filter(|&n| n <= crate::variant::DISCS_EACH)
+                    .ok_or_else(|| {
+                        locator.at(
+                            at,
+                            ParseErrorKind::BadSupplies {
+                                found: word.to_string(),
+                            },
+                        )
+                    })
+            };
+            let supplies = Supplies {
+                black: count(black_at, black)?,
+                white: count(white_at, white)?,
+            };
+            Ok((black_at, Some(supplies)))
+        }
+        [(number_at, number), (_, before), ..] if is_number(number) && side(before).is_some() => {
+            Err(locator.at(
+                number_at,
+                ParseErrorKind::BadSupplies {
+                    found: number.to_string(),
+                },
+            ))
+        }
+        _ => Ok((end, None)),
+    }
 }
 
 /// Plays a transcript (`f5d6c3...`, any case, optional spaces or commas, passes implicit or as
 /// `pa`/`ps`/`--`) from the standard start and returns the position reached.
 pub fn parse_transcript(text: &str) -> Result<Position, ParseError> {
     let source = Source::inline();
-    transcript(
+    let locator = Locator {
         text,
-        &Locator {
-            text,
-            source: &source,
-        },
-    )
+        source: &source,
+    };
+    Ok(transcript(text, &locator, Rules::Othello)?.position())
 }
 
 /// A transcript starts with a letter and a digit (`f5`, or `c9` to report a bad square); no
@@ -298,7 +394,12 @@ fn is_pass_token(token: &str) -> bool {
     token.eq_ignore_ascii_case("pa") || token.eq_ignore_ascii_case("ps") || token == "--"
 }
 
-fn transcript(text: &str, locator: &Locator<'_>) -> Result<Position, ParseError> {
+/// Plays a transcript from the start of `rules` (the empty board under Reversi rules).
+fn transcript(
+    text: &str,
+    locator: &Locator<'_>,
+    rules: Rules,
+) -> Result<VariantPosition, ParseError> {
     let chars: Vec<(usize, char)> = text
         .char_indices()
         .filter(|(_, c)| !c.is_whitespace() && *c != ',')
@@ -306,13 +407,13 @@ fn transcript(text: &str, locator: &Locator<'_>) -> Result<Position, ParseError>
     if chars.is_empty() {
         return Err(locator.line(ParseErrorKind::EmptyTranscript));
     }
-    let mut position = Position::start();
+    let mut position = VariantPosition::start(rules);
     for (i, pair) in chars.chunks(2).enumerate() {
         let number = i + 1;
         let offset = pair[0].0;
         let token: String = pair.iter().map(|&(_, c)| c).collect();
-        let game_over = position.board.is_game_over();
-        let has_moves = position.board.moves() != 0;
+        let game_over = position.is_over();
+        let has_moves = position.moves() != 0;
         let illegal = |why| {
             locator.at(
                 offset,
@@ -348,7 +449,14 @@ fn transcript(text: &str, locator: &Locator<'_>) -> Result<Position, ParseError>
         if !has_moves {
             position = position.pass();
         }
-        position = position.play(square).ok_or_else(|| illegal(""))?;
+        let why = if position.game.in_opening() {
+            ", the first four moves go on d4 e4 d5 e5"
+        } else if rules == Rules::Reversi && position.game.player_left == 0 {
+            ", the side to move has no discs left"
+        } else {
+            ""
+        };
+        position = position.play(square).ok_or_else(|| illegal(why))?;
     }
     Ok(position)
 }
@@ -358,7 +466,8 @@ fn cell(c: char) -> Option<Option<Color>> {
     match c {
         'X' | 'x' | '*' | 'B' | 'b' => Some(Some(Color::Black)),
         'O' | 'o' | 'W' | 'w' => Some(Some(Color::White)),
-        '-' | '.' | '_' => Some(None),
+        // `+` marks a legal move in diagrams: the square is empty.
+        '-' | '.' | '_' | '+' => Some(None),
         _ => None,
     }
 }
@@ -575,6 +684,16 @@ pub fn format_board(position: &Position) -> String {
     text
 }
 
+/// The board string followed by the discs left to black and to white: `<64 cells> X 5 7`.
+pub fn format_board_with_supplies(position: &Position, supplies: Supplies) -> String {
+    format!(
+        "{} {} {}",
+        format_board(position),
+        supplies.black,
+        supplies.white
+    )
+}
+
 /// An OBF line: the board string, `;`, then `A2:+38;` per move (`PS` for a pass, always a sign).
 pub fn format_obf(position: &Position, expected: &[Expected]) -> String {
     let mut line = format_board(position);
@@ -597,6 +716,7 @@ pub fn format_obf_final(position: &Position, score: i32) -> String {
 /// error item, never a panic or an unbounded buffer. After an I/O error the reader ends.
 pub struct PositionReader<R> {
     reader: R,
+    rules: Rules,
     name: Arc<str>,
     line: usize,
     max_line_len: usize,
@@ -620,6 +740,7 @@ impl<R: BufRead> PositionReader<R> {
     pub fn new(reader: R, name: impl Into<Arc<str>>) -> PositionReader<R> {
         PositionReader {
             reader,
+            rules: Rules::Othello,
             name: name.into(),
             line: 0,
             max_line_len: MAX_LINE_LEN,
@@ -631,6 +752,12 @@ impl<R: BufRead> PositionReader<R> {
     /// The same reader with another line length limit in bytes (default [`MAX_LINE_LEN`]).
     pub fn with_max_line_len(mut self, max_line_len: usize) -> PositionReader<R> {
         self.max_line_len = max_line_len;
+        self
+    }
+
+    /// The same reader parsing under `rules` (see [`parse_text_with`]).
+    pub fn with_rules(mut self, rules: Rules) -> PositionReader<R> {
+        self.rules = rules;
         self
     }
 
@@ -746,9 +873,13 @@ impl<R: BufRead> Iterator for PositionReader<R> {
             };
             // One line is one position: a stray carriage return inside is not a line break.
             if text.contains('\r') {
-                return Some(parse_text(&text.replace('\r', " "), source));
+                return Some(parse_text_with(
+                    &text.replace('\r', " "),
+                    source,
+                    self.rules,
+                ));
             }
-            return Some(parse_text(text, source));
+            return Some(parse_text_with(text, source, self.rules));
         }
         None
     }
@@ -969,6 +1100,82 @@ mod tests {
             err(&format!("{game} --")),
             "<position>:1:28: move 10: -- is not legal, the game is over"
         );
+    }
+
+    #[test]
+    fn supplies_after_the_side() {
+        let board = &START[..64];
+        let p = parse_position(&format!("{board} X 29 31")).unwrap();
+        assert_eq!(p.position, Position::start());
+        assert_eq!(
+            p.supplies,
+            Some(Supplies {
+                black: 29,
+                white: 31
+            })
+        );
+        assert_eq!(
+            format_board_with_supplies(&p.position, p.supplies.unwrap()),
+            format!("{START} 29 31")
+        );
+        // Glued side, and an OBF line.
+        let glued = parse_position(&format!("{board}X 30 30; F5:+0;")).unwrap();
+        assert_eq!(glued.expected.len(), 1);
+        assert_eq!(glued.supplies.map(|s| s.black), Some(30));
+        assert_eq!(parse_position(START).unwrap().supplies, None);
+        assert_eq!(
+            err(&format!("{board} X 33 27")),
+            "<position>:1:68: expected the discs left to black and to white after the side to \
+             move, each from 0 to 32 (such as 'X 5 7'), found '33'"
+        );
+        assert_eq!(
+            err(&format!("{board} black 5")),
+            "<position>:1:72: expected the discs left to black and to white after the side to \
+             move, each from 0 to 32 (such as 'X 5 7'), found '5'"
+        );
+        // Under Reversi rules they must add up to the empty squares.
+        let reversi = |text: &str| parse_text_with(text, Source::inline(), Rules::Reversi);
+        assert_eq!(
+            reversi(&format!("{board} X 5 7")).unwrap_err().to_string(),
+            "<position>:1: expected the discs left (black 5 + white 7 = 12) to equal the 60 \
+             empty squares, since every disc placed fills one"
+        );
+        assert_eq!(
+            reversi(START).unwrap().supplies,
+            Some(Supplies {
+                black: 30,
+                white: 30
+            })
+        );
+    }
+
+    #[test]
+    fn reversi_transcripts_start_from_the_empty_board() {
+        let reversi = |text: &str| parse_text_with(text, Source::inline(), Rules::Reversi);
+        let p = reversi("d4 e4 e5 d5 c5").unwrap();
+        assert_eq!(p.position.board.empties(), 59);
+        assert_eq!(p.position.to_move, Color::White);
+        // black d4 e5, white e4 d5; c5 flips d5.
+        assert_eq!(p.position.black().count_ones(), 4);
+        assert_eq!(
+            p.supplies,
+            Some(Supplies {
+                black: 29,
+                white: 30
+            })
+        );
+        assert_eq!(
+            reversi("d4 c4").unwrap_err().to_string(),
+            "<position>:1:4: move 2: c4 is not legal, the first four moves go on d4 e4 d5 e5"
+        );
+        // Under Othello rules the same text is a game from the standard start.
+        assert_eq!(err("d4"), "<position>:1:1: move 1: d4 is not legal");
+    }
+
+    #[test]
+    fn plus_marks_read_as_empty() {
+        let marked = START.replacen('-', "+", 3);
+        assert_eq!(parse_position(&marked).unwrap().position, Position::start());
     }
 
     #[test]

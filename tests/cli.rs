@@ -297,12 +297,12 @@ fn human_and_quiet_output() {
     assert_eq!(output.status.code(), Some(0));
     let text = stdout_of(&output);
     let lines: Vec<&str> = text.lines().collect();
-    // Not a terminal: plain X and O discs, legal moves as '*'.
+    // Not a terminal: plain X and O discs, legal moves as '+'.
     assert_eq!(lines[0], "<position>:1");
     assert_eq!(lines[1], "  a b c d e f g h");
-    assert_eq!(lines[2], "1 - * X X X X X *");
-    assert_eq!(lines[3], "2 * O O O X X * O");
-    assert_eq!(lines[9], "8 - O O O O O * -");
+    assert_eq!(lines[2], "1 - + X X X X X +");
+    assert_eq!(lines[3], "2 + O O O X X + O");
+    assert_eq!(lines[9], "8 - O O O O O + -");
     assert_eq!(lines[10], "black 27  white 23  empties 14  black to move");
     assert!(
         lines[11].starts_with("score +18 (black 41 - white 23)  best g8  pv g8 "),
@@ -457,9 +457,10 @@ fn wait_for(child: &mut Child, limit: Duration) -> Option<std::process::ExitStat
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_the_search_and_keeps_what_was_solved() {
-    // FFO #1 is solved at once; the 50-empty opening after it would take years.
+    // FFO #1 is solved at once; the 50-empty opening after it would take years (--force: it
+    // is not refused).
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("osolve"))
-        .args(["solve", "--json", "--hash-mb", "16", "-p", FFO_1])
+        .args(["solve", "--json", "--hash-mb", "16", "--force", "-p", FFO_1])
         .args(["-p", "f5d6c3d3c4f4f6f3e6e7"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

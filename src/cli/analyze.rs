@@ -2,17 +2,26 @@
 //! arguments, opens (or, with `--resume`, reads back and trims) the output, writes and flushes
 //! each finished position through `osolve::report::analyze`, draws the progress on standard
 //! error, and turns the run's summary into an exit code. The work itself is
-//! `osolve::analyze::analyze`; what it shares with `osolve games` is in `super::batch`.
+//! `osolve::analyze::analyze`, or `osolve::variant::analyze::analyze` under `--rules reversi` or
+//! `--scoring raw`; what it shares with `osolve games` is in `super::batch`. With `--svg DIR`
+//! each position's picture, with its move scores, goes to DIR.
 
 use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
-use super::interrupt;
+use super::show::{write_svg, PictureTarget};
+use super::variant::VariantArgs;
+use super::{interrupt, open_input, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use clap::{Args, ValueEnum};
 use osolve::analyze::{analyze, count_positions, inputs, Analysis, AnalyzeOptions, Sink, Summary};
 use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format};
-use osolve::search::StopHandle;
+use osolve::report::picture::{Marks, Picture};
+use osolve::search::{StopHandle, TooManyEmpties};
+use osolve::variant::analyze::VariantSink;
+use osolve::variant::{Rules, VariantPosition};
 use std::io;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Output formats as the command line names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -59,6 +68,14 @@ pub struct AnalyzeArgs {
     strict: bool,
     #[command(flatten)]
     batch: BatchArgs,
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// Also draw each position with its move scores as DIR/position-N.svg (N counts the
+    /// positions of all inputs from 1; the directory is created if needed).
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 /// Runs the subcommand: exit 0 when all went well, 1 when `--check` found a wrong score, 2
@@ -66,15 +83,34 @@ pub struct AnalyzeArgs {
 /// flushing every finished position).
 pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
     // The signal handler goes in before anything can take long.
-    interrupt();
+    let interrupt = interrupt();
     let batch = &args.batch;
     let shard = batch.shard()?;
+    // Every input is opened once before anything is written: a typo should not cost a run.
+    let mut unreadable = false;
+    for path in &args.files {
+        if let Err(message) = open_input(path) {
+            eprintln!("osolve: {message}");
+            unreadable = true;
+        }
+    }
+    if unreadable {
+        return Ok(EXIT_BAD_INPUT);
+    }
     let format = args
         .format
         .map(Format::from)
         .or_else(|| batch.output.as_deref().and_then(Format::from_path))
         .unwrap_or(Format::Jsonl);
 
+    let variant = args.variant.variant();
+    let pictures = args
+        .svg
+        .as_deref()
+        .map(|dir| PictureTarget::Directory(dir.to_path_buf()));
+    if let Some(target) = &pictures {
+        target.prepare()?;
+    }
     let mut output = open_output(batch, format.header(), &format, |reader| {
         report::written(format, reader)
     })?;
@@ -89,6 +125,8 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
         hash_mb: driver.hash_mb,
         skip: driver.skip,
         parallel_max_empties: driver.parallel_max_empties,
+        limits: args.limits.limits(),
+        force: args.limits.force,
     };
     batch.show_progress(
         &mut output,
@@ -99,8 +137,18 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
         output,
         format,
         strict: args.strict,
+        pictures,
+        rules: variant.rules,
+        next_position: None,
     };
-    let result = analyze(inputs(args.files.clone()), &options, &mut sink);
+    let result = if variant.is_standard() {
+        analyze(inputs(args.files.clone()), &options, &mut sink)
+    } else {
+        let stop = Arc::new(AtomicBool::new(false));
+        interrupt.register_flag(stop.clone());
+        let items = osolve::variant::analyze::inputs(args.files.clone(), variant.rules);
+        osolve::variant::analyze::analyze(items, &options, variant, stop, &mut sink)
+    };
     let ended = |s: &Summary| Ended {
         interrupted: s.interrupted,
         done: s.positions,
@@ -118,7 +166,10 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
     } else {
         eprint!("{}", report::summary(&summary, args.check));
     }
-    Ok(exit_code(summary.wrong > 0, summary.bad_lines > 0))
+    Ok(exit_code(
+        summary.wrong > 0,
+        summary.bad_lines > 0 || summary.refused > 0,
+    ))
 }
 
 /// Writes each finished position and keeps the progress up to date.
@@ -126,6 +177,37 @@ struct CliSink {
     output: Output,
     format: Format,
     strict: bool,
+    /// Where the pictures go (`--svg DIR`).
+    pictures: Option<PictureTarget>,
+    /// The rules, for the pictures.
+    rules: Rules,
+    /// The variant position of the analysis handed over next (variant runs only).
+    next_position: Option<VariantPosition>,
+}
+
+impl CliSink {
+    /// Writes the picture of `analysis` when `--svg` asked for pictures.
+    fn picture(&mut self, analysis: &Analysis) -> io::Result<()> {
+        let Some(target) = &self.pictures else {
+            return Ok(());
+        };
+        let position = match self.next_position.take() {
+            Some(position) if position.position() == analysis.position => position,
+            _ => VariantPosition::new(analysis.position, None, self.rules)
+                .or_else(|_| VariantPosition::new(analysis.position, None, Rules::Othello))
+                .map_err(io::Error::other)?,
+        };
+        let marks = Marks::Scores(analysis.moves.clone());
+        let picture = Picture::new(&position, marks, analysis.source.to_string());
+        write_svg(&target.path(analysis.index + 1, "svg"), &picture).map_err(io::Error::other)
+    }
+}
+
+impl VariantSink for CliSink {
+    fn position(&mut self, position: &VariantPosition) -> io::Result<()> {
+        self.next_position = Some(*position);
+        Ok(())
+    }
 }
 
 impl Sink for CliSink {
@@ -143,6 +225,7 @@ impl Sink for CliSink {
     fn analysed(&mut self, analysis: &Analysis) -> io::Result<()> {
         let record = report::record(self.format, analysis);
         self.output.write(&record, analysis.nodes)?;
+        self.picture(analysis)?;
         if let Some(mismatches) = &analysis.check {
             for mismatch in mismatches {
                 let line = report::mismatch_line(analysis, mismatch);
@@ -153,12 +236,27 @@ impl Sink for CliSink {
     }
 
     fn bad_line(&mut self, error: &ParseError) -> io::Result<()> {
-        let what = if self.strict {
+        self.output
+            .progress
+            .message(&format!("{error} ({})", self.what_next()));
+        Ok(())
+    }
+
+    fn refused(&mut self, parsed: &Parsed, reason: &TooManyEmpties) -> io::Result<()> {
+        let what = self.what_next();
+        let line = format!("{}: {reason}; {REFUSED_HINT} ({what})", parsed.source);
+        self.output.progress.message(&line);
+        Ok(())
+    }
+}
+
+impl CliSink {
+    /// What happens after a bad line or a refused position.
+    fn what_next(&self) -> &'static str {
+        if self.strict {
             "stopping (--strict)"
         } else {
             "skipped"
-        };
-        self.output.progress.message(&format!("{error} ({what})"));
-        Ok(())
+        }
     }
 }

@@ -6,13 +6,22 @@ mod analyze;
 mod batch;
 mod bench;
 mod games;
+mod gen;
 mod perft;
+mod show;
 mod solve;
+mod train;
+mod variant;
 
+use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
-use osolve::search::{SolveOptions, StopHandle};
+use osolve::notation::{open_path, DynRead, PositionReader};
+use osolve::search::{Limits, SolveOptions, StopHandle};
+use std::io::Read;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 /// Exit code: everything done and correct.
 pub const EXIT_OK: i32 = 0;
@@ -46,16 +55,22 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Count move-generation leaves from a position.
     Perft(perft::PerftArgs),
+    /// Make labelled training positions (exact solves of generated games).
+    Gen(gen::GenArgs),
+    /// Fit the evaluation weights to labelled positions.
+    Train(train::TrainArgs),
+    /// Draw positions (terminal, SVG), with every move's score or the principal variation.
+    Show(show::ShowArgs),
 }
 
 /// Search options shared by the solving subcommands.
 #[derive(Args, Clone, Debug)]
 pub struct SearchArgs {
-    /// Worker threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    /// Worker threads, 1 to 1024 (default: one per core).
+    #[arg(long, value_parser = parse_threads)]
     pub threads: Option<u16>,
-    /// Transposition table size in MiB.
-    #[arg(long = "hash-mb", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    /// Transposition table size in MiB, 1 to 65536 (and at most the machine's memory).
+    #[arg(long = "hash-mb", default_value_t = 256, value_parser = parse_hash_mb)]
     pub hash_mb: u32,
 }
 
@@ -70,11 +85,112 @@ impl SearchArgs {
     }
 }
 
+/// A whole number within `range`, or a message that says what was expected.
+fn whole_number(
+    text: &str,
+    range: std::ops::RangeInclusive<u64>,
+    what: &str,
+) -> Result<u64, String> {
+    let expected = || format!("expected {what} from {} to {}", range.start(), range.end());
+    let number = text.trim().parse::<u64>().map_err(|_| expected())?;
+    if range.contains(&number) {
+        Ok(number)
+    } else {
+        Err(expected())
+    }
+}
+
+fn parse_threads(text: &str) -> Result<u16, String> {
+    whole_number(text, 1..=1024, "a number of threads").map(|n| n as u16)
+}
+
+/// A table size in MiB: at least 1, at most 65536 and at most the machine's memory when it is
+/// known (a table larger than memory would be killed once it fills).
+fn parse_hash_mb(text: &str) -> Result<u32, String> {
+    let most = memory_mib().map_or(65536, |m| m.min(65536));
+    whole_number(text, 1..=most, "a table size in MiB").map(|n| n as u32)
+}
+
+/// The machine's memory in MiB, where the system tells it (`/proc/meminfo` on Linux).
+fn memory_mib() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+fn parse_node_limit(text: &str) -> Result<u64, String> {
+    whole_number(text, 1..=u64::MAX, "a number of nodes")
+}
+
+/// Seconds, decimals allowed, above 0 and at most a year.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    const YEAR: f64 = 365.0 * 24.0 * 3600.0;
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= YEAR => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err(format!(
+            "expected a number of seconds above 0 and at most {YEAR} (a year), such as 2.5"
+        )),
+    }
+}
+
+/// Limits of each position's search, shared by `solve` and `analyze`.
+#[derive(Args, Clone, Debug)]
+pub struct LimitArgs {
+    /// Stop each position's search after SECONDS (decimals allowed); the position is then
+    /// reported unfinished, with the bounds of its score proven so far.
+    #[arg(long = "time-limit", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+    /// Stop each position's search after about N nodes; the position is then reported
+    /// unfinished, with the bounds of its score proven so far.
+    #[arg(long = "node-limit", value_name = "N", value_parser = parse_node_limit)]
+    pub node_limit: Option<u64>,
+    /// Solve positions with more than 36 empty squares even without a limit (without --force
+    /// they are refused: an exact solve would take days to years).
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl LimitArgs {
+    /// The search limits.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            time: self.time_limit,
+            nodes: self.node_limit,
+        }
+    }
+}
+
+/// What the user can do about a position refused for having too many empty squares.
+pub const REFUSED_HINT: &str =
+    "use --force to try anyway, or --time-limit / --node-limit for bounds";
+
+/// Opens a file of positions (`-` is standard input), with a one-line message naming the file
+/// when it cannot be read: missing, a directory (which opens but cannot be read on Unix),
+/// unreadable (a regular file's first byte is read once to find out).
+pub fn open_input(path: &Path) -> Result<PositionReader<DynRead>, String> {
+    let cannot =
+        |reason: &dyn std::fmt::Display| format!("cannot read {}: {reason}", path.display());
+    if path != Path::new("-") {
+        if path.is_dir() {
+            return Err(cannot(&"it is a directory, expected a file of positions"));
+        }
+        if path.is_file() {
+            std::fs::File::open(path)
+                .and_then(|mut file| file.read(&mut [0u8; 1]))
+                .map_err(|e| cannot(&e))?;
+        }
+    }
+    open_path(path).map_err(|e| cannot(&e.kind))
+}
+
 /// Ctrl-C / SIGTERM: the first one stops every registered search; the drivers then print what
 /// was finished and exit with `EXIT_INTERRUPTED`. A second one exits at once.
 pub struct Interrupt {
     flag: AtomicBool,
     handles: Mutex<Vec<StopHandle>>,
+    /// Stop flags of the variant solvers.
+    flags: Mutex<Vec<Arc<AtomicBool>>>,
 }
 
 impl Interrupt {
@@ -92,6 +208,16 @@ impl Interrupt {
             .unwrap_or_else(|e| e.into_inner())
             .push(handle);
     }
+    /// Sets `flag` when a signal arrives (at once if one already did).
+    pub fn register_flag(&self, flag: Arc<AtomicBool>) {
+        if self.is_set() {
+            flag.store(true, Ordering::SeqCst);
+        }
+        self.flags
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(flag);
+    }
     fn trigger(&self) {
         // A second signal means "now": the first one is still waiting for a search or for
         // input (a terminal on standard input) to finish.
@@ -106,6 +232,9 @@ impl Interrupt {
         {
             h.stop();
         }
+        for flag in self.flags.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            flag.store(true, Ordering::SeqCst);
+        }
     }
 }
 
@@ -117,19 +246,50 @@ pub fn interrupt() -> &'static Interrupt {
         Interrupt {
             flag: AtomicBool::new(false),
             handles: Mutex::new(Vec::new()),
+            flags: Mutex::new(Vec::new()),
         }
     })
 }
 
+/// Reports a command-line error: help and version as clap prints them; a bad value on one line
+/// (`osolve: invalid value '0' for '--threads <THREADS>': expected ...`); other usage errors
+/// with clap's usage text. Returns the exit code (2 for every error).
+fn usage_error(error: clap::Error) -> i32 {
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            error.exit_code()
+        }
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
+            let text = error.render().to_string();
+            let first = text.lines().next().unwrap_or_default();
+            eprintln!("osolve: {}", first.strip_prefix("error: ").unwrap_or(first));
+            EXIT_BAD_INPUT
+        }
+        _ => {
+            let _ = error.print();
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
 /// Parses the command line, runs the subcommand and returns the exit code.
 pub fn run() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(error),
+    };
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Games(args) => games::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Gen(args) => gen::run(args),
+        Command::Train(args) => train::run(args),
+        Command::Show(args) => show::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,17 +1,20 @@
 //! `osolve perft`: counts the leaf positions 1 to DEPTH plies below the start (or `--position`)
 //! with the library's parallel perft, printing each depth as soon as it is counted, with its
 //! time and rate (rows formatted by `osolve::report`). Ctrl-C ends it at once: there is nothing
-//! to save.
+//! to save. Under `--rules reversi` it counts from the empty board with the Reversi move rules
+//! (`osolve::variant::perft`).
 
 use std::io::{self, Write};
 use std::time::Instant;
 
 use clap::Args;
 use osolve::board::Position;
-use osolve::notation::parse_position;
+use osolve::notation::{parse_text_with, Source};
 use osolve::perft::perft_parallel;
 use osolve::report::{perft_header, perft_row};
+use osolve::variant::{self, Rules, VariantPosition};
 
+use super::variant::{variant_position, RulesArg};
 use super::EXIT_OK;
 
 /// Arguments of `osolve perft`.
@@ -28,21 +31,33 @@ pub struct PerftArgs {
         allow_hyphen_values = true
     )]
     position: Option<String>,
+    /// Move rules: othello, or reversi (from the empty board; the first four moves fill the
+    /// centre, 32 discs each).
+    #[arg(long, value_enum, default_value = "othello")]
+    rules: RulesArg,
 }
 
 /// Runs the subcommand.
 pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
-    let position = match &args.position {
-        Some(text) => parse_position(text)?.position,
-        None => Position::start(),
+    let rules = Rules::from(args.rules);
+    let from = match &args.position {
+        Some(text) => {
+            let parsed = parse_text_with(text, Source::inline(), rules)?;
+            variant_position(&parsed, rules)?
+        }
+        None => VariantPosition::start(rules),
     };
+    let position: Position = from.position();
     let mut out = io::stdout().lock();
     let written = (|| -> io::Result<()> {
         out.write_all(perft_header(&position).as_bytes())?;
         // Depth 0 is the position itself; otherwise every depth from 1 is counted.
         for depth in args.depth.min(1)..=args.depth {
             let start = Instant::now();
-            let leaves = perft_parallel(position.board, depth);
+            let leaves = match rules {
+                Rules::Othello => perft_parallel(position.board, depth),
+                Rules::Reversi => variant::perft::perft_parallel(from.game, depth),
+            };
             let row = perft_row(depth, leaves, start.elapsed().as_secs_f64());
             out.write_all(row.as_bytes())?;
             out.flush()?;

@@ -2,17 +2,30 @@
 //! one report per position as soon as it is proven (human, `--quiet` or `--json`, all formatted
 //! by `osolve::report::solve`). Bad lines are reported and skipped (exit 2 at the end); a file
 //! that cannot be read stops the run before anything is solved; Ctrl-C or SIGTERM stops the
-//! search, keeps what was printed and exits 130. No parsing, search or formatting logic here.
+//! search, keeps what was printed and exits 130. Under `--rules reversi` or `--scoring raw` the
+//! positions go to the variant solver and its reports. With `--time-limit` or `--node-limit` a
+//! position whose search hits the limit is reported unfinished with its proven bounds; without
+//! a limit, positions too deep to finish are refused unless `--force`. No parsing, search or
+//! formatting logic here.
 
-use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Write};
+use std::path::PathBuf;
 
 use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
-use osolve::notation::{open_path, parse_text, ParseError, Parsed, Source, INLINE_NAME};
-use osolve::report::solve::{human_report, json_report, quiet_report};
-use osolve::search::Solver;
+use osolve::notation::{parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
+use osolve::report::colour::{self, TermStyle};
+use osolve::report::picture::{Marks, Picture};
+use osolve::report::solve::{human_report, json_report, quiet_report, result_line};
+use osolve::report::unfinished::{human_stopped, json_stopped, quiet_stopped, StoppedSolve};
+use osolve::report::variant as variant_report;
+use osolve::search::{Solver, StopReason};
+use osolve::variant::solver::VariantSolver;
+use osolve::variant::{Rules, Variant, VariantPosition};
 
-use super::{SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::variant::{stdout_style, variant_position, variant_solver, VariantArgs};
+use super::{
+    open_input, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
+};
 
 /// The options of `osolve solve` as clap parses them; [`SolveArgs`] adds their order.
 #[derive(Args, Debug)]
@@ -34,6 +47,10 @@ struct Flags {
     positions: Vec<String>,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    variant: VariantArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// Prove only win, draw or loss (faster); the score is then 1, 0 or -1.
     #[arg(long)]
     wld: bool,
@@ -130,44 +147,107 @@ fn ordered_inputs(matches: &ArgMatches, flags: &Flags) -> Vec<Input> {
 /// A stream of parsed positions (or errors) from one input.
 type Positions = Box<dyn Iterator<Item = Result<Parsed, ParseError>>>;
 
-/// Opens a file of positions, refusing directories (which open but cannot be read on Unix).
-fn open_file(path: &Path) -> Result<Positions, String> {
-    if path != Path::new("-") && path.is_dir() {
-        return Err(format!(
-            "cannot read {}: it is a directory, expected a file of positions",
-            path.display()
-        ));
-    }
-    open_path(path)
-        .map(|reader| Box::new(reader) as Positions)
-        .map_err(|e| format!("cannot read {}: {}", path.display(), e.kind))
-}
-
 /// How each solved position is printed.
 #[derive(Clone, Copy, Debug)]
 enum Style {
     Json,
     Quiet,
-    Human { unicode: bool },
+    Human { style: TermStyle },
+}
+
+/// The solver of the run: the fast one for Othello with official scoring, else the variant's.
+enum Engine {
+    Othello(Box<Solver>),
+    Variant(Box<VariantSolver>, Rules),
+}
+
+impl Engine {
+    /// `parsed` when the rules can reach it, else the error for its line.
+    fn accepts(&self, parsed: Parsed) -> Result<Parsed, ParseError> {
+        match self {
+            Engine::Othello(_) => Ok(parsed),
+            Engine::Variant(_, rules) => variant_position(&parsed, *rules).map(|_| parsed),
+        }
+    }
+
+    /// The report of one position (one the engine [`accepts`](Engine::accepts)) in `style`;
+    /// `None` when the search was stopped.
+    fn report(&mut self, parsed: &Parsed, style: Style, wld: bool) -> Option<String> {
+        let source = &parsed.source;
+        let diagram = |position: &VariantPosition, style| {
+            colour::diagram(&Picture::new(position, Marks::Legal, ""), style)
+        };
+        match self {
+            Engine::Othello(solver) => {
+                let solution = match solver.try_solve(&parsed.position) {
+                    Ok(solution) => solution,
+                    Err(stopped) if stopped.bounds.reason == StopReason::Interrupted => {
+                        return None
+                    }
+                    Err(unfinished) => {
+                        let stopped = StoppedSolve {
+                            position: &parsed.position,
+                            wld,
+                            threads: solver.threads(),
+                            unfinished: &unfinished,
+                        };
+                        return Some(match style {
+                            Style::Json => json_stopped(source, &stopped),
+                            Style::Quiet => quiet_stopped(source, &stopped),
+                            Style::Human { style } => {
+                                human_stopped(source, &stopped, style.unicode)
+                            }
+                        });
+                    }
+                };
+                Some(match style {
+                    Style::Json => json_report(source, &solution),
+                    Style::Quiet => quiet_report(source, &solution),
+                    Style::Human { style } if style.colour => {
+                        let position = VariantPosition::new(parsed.position, None, Rules::Othello)
+                            .expect("Othello rules take any position");
+                        format!(
+                            "{source}\n{}{}\n\n",
+                            diagram(&position, style),
+                            result_line(&solution)
+                        )
+                    }
+                    Style::Human { style } => human_report(source, &solution, style.unicode),
+                })
+            }
+            Engine::Variant(solver, rules) => {
+                let position = variant_position(parsed, *rules).ok()?;
+                let solution = solver.solve(&position).ok()?;
+                Some(match style {
+                    Style::Json => variant_report::json_report(source, &solution),
+                    Style::Quiet => variant_report::quiet_report(source, &solution),
+                    Style::Human { style } => {
+                        variant_report::human_report(source, &diagram(&position, style), &solution)
+                    }
+                })
+            }
+        }
+    }
 }
 
 /// Runs the subcommand.
 pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let SolveArgs { flags, inputs } = args;
+    let variant: Variant = flags.variant.variant();
     // Every file is opened before anything is solved: a typo should not cost a long search.
     let mut streams = Vec::with_capacity(inputs.len());
     let mut unreadable = false;
     for input in inputs {
         match input {
-            Input::File(path) => match open_file(&path) {
-                Ok(stream) => streams.push(stream),
+            Input::File(path) => match open_input(&path) {
+                Ok(stream) => streams.push(Box::new(stream.with_rules(variant.rules)) as Positions),
                 Err(message) => {
                     eprintln!("osolve: {message}");
                     unreadable = true;
                 }
             },
             Input::Inline { text, name } => {
-                let parsed = parse_text(&text, Source::new(name, 1));
+                let parsed = parse_text_with(&text, Source::new(name, 1), variant.rules);
                 streams.push(Box::new(std::iter::once(parsed)));
             }
         }
@@ -182,18 +262,24 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         Style::Quiet
     } else {
         Style::Human {
-            unicode: !flags.ascii && io::stdout().is_terminal(),
+            style: stdout_style(flags.ascii),
         }
     };
-    let mut solver = Solver::new(flags.search.options(flags.wld))?;
     let interrupt = super::interrupt();
-    interrupt.register(solver.stop_handle());
+    let mut engine = if variant.is_standard() {
+        let mut solver = Solver::new(flags.search.options(flags.wld))?;
+        solver.set_limits(flags.limits.limits());
+        interrupt.register(solver.stop_handle());
+        Engine::Othello(Box::new(solver))
+    } else {
+        Engine::Variant(Box::new(variant_solver(variant, flags.wld)), variant.rules)
+    };
 
     let mut out = io::stdout().lock();
     let mut solved = 0usize;
     let mut bad_input = false;
     for item in streams.into_iter().flatten() {
-        let parsed = match item {
+        let parsed = match item.and_then(|parsed| engine.accepts(parsed)) {
             Ok(parsed) => parsed,
             Err(e) => {
                 bad_input = true;
@@ -205,23 +291,28 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                 continue;
             }
         };
+        if let (false, Engine::Othello(solver)) = (flags.limits.force, &mut engine) {
+            if let Err(refused) = solver.check_feasible(&parsed.position) {
+                bad_input = true;
+                if let Err(e) = out.flush() {
+                    return write_failed(e, bad_input);
+                }
+                eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);
+                continue;
+            }
+        }
         // A finished game needs no search, so the stop request is checked here too.
-        let solution = if interrupt.is_set() {
+        let report = if interrupt.is_set() {
             None
         } else {
-            solver.solve(&parsed.position).ok()
+            engine.report(&parsed, style, flags.wld)
         };
-        let Some(solution) = solution else {
+        let Some(report) = report else {
             eprintln!(
                 "interrupted: {solved} position{} solved",
                 if solved == 1 { "" } else { "s" }
             );
             return Ok(EXIT_INTERRUPTED);
-        };
-        let report = match style {
-            Style::Json => json_report(&parsed.source, &solution),
-            Style::Quiet => quiet_report(&parsed.source, &solution),
-            Style::Human { unicode } => human_report(&parsed.source, &solution, unicode),
         };
         if let Err(e) = out.write_all(report.as_bytes()).and_then(|()| out.flush()) {
             return write_failed(e, bad_input);

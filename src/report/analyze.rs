@@ -10,10 +10,12 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::batch::{csv_field, csv_fields, fingerprint, milliseconds, plural, Written};
+use super::unfinished::{bounds_text, range_text};
 use super::{format_count, format_mnps, format_seconds};
 use crate::analyze::{Analysis, Checked, Mismatch, Summary};
 use crate::board::Square;
 use crate::notation::{format_board, format_obf, format_obf_final};
+use crate::search::FEASIBLE_EMPTIES;
 
 /// An output format of `osolve analyze`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,13 +78,21 @@ pub fn record(format: Format, analysis: &Analysis) -> String {
 
 /// The OBF line (no newline): `<64 cells> X; A2:+38; C7:+36;`, best first, upper-case squares,
 /// signed scores (`+0` for a draw); `PS:-12` for a forced pass; `<64 cells> X; +10;` for a
-/// finished game. With WLD the scores are -1, +0 and +1.
+/// finished game. With WLD the scores are -1, +0 and +1. A position a limit stopped first has
+/// the moves proven so far and a comment with its bounds:
+/// `<64 cells> X; A2:+38; % unfinished (time limit): score >= +38`.
 pub fn obf_line(analysis: &Analysis) -> String {
     if analysis.is_game_over() {
         return format_obf_final(&analysis.position, analysis.best_score);
     }
     let scores: Vec<_> = analysis.moves.iter().map(|m| (m.mv, m.score)).collect();
-    format_obf(&analysis.position, &scores)
+    let mut line = format_obf(&analysis.position, &scores);
+    if let Some(bounds) = &analysis.unfinished {
+        // Scores of the line are numbers (signs with WLD): so are the bounds.
+        let text = bounds_text(bounds, false);
+        line.push_str(&format!(" % unfinished ({}): {text}", bounds.reason));
+    }
+    line
 }
 
 /// One move of a JSON record.
@@ -106,8 +116,17 @@ pub struct JsonRecord {
     pub empties: u32,
     /// Scored moves, best first.
     pub moves: Vec<JsonMove>,
-    /// The best score (a finished game's final score).
-    pub best_score: i32,
+    /// The best score (a finished game's final score); `null` when unfinished.
+    pub best_score: Option<i32>,
+    /// Unfinished positions only: the proven lower bound of the best score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower: Option<i32>,
+    /// Unfinished positions only: the proven upper bound of the best score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper: Option<i32>,
+    /// Unfinished positions only: why the search stopped ("time limit", "node limit").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<String>,
     /// The moves reaching it, in square order.
     pub best_moves: Vec<String>,
     /// Positions searched.
@@ -132,7 +151,10 @@ pub fn json_line(analysis: &Analysis) -> String {
                 score: m.score,
             })
             .collect(),
-        best_score: analysis.best_score,
+        best_score: analysis.unfinished.is_none().then_some(analysis.best_score),
+        lower: analysis.unfinished.map(|b| b.lower),
+        upper: analysis.unfinished.map(|b| b.upper),
+        unfinished: analysis.unfinished.map(|b| b.reason.to_string()),
         best_moves: analysis
             .best_moves
             .iter()
@@ -146,7 +168,9 @@ pub fn json_line(analysis: &Analysis) -> String {
 
 /// The CSV rows of a position, each with its newline: one per scored move, best first, with
 /// the position's best score, nodes and time repeated; a finished game has one row with the
-/// move and score left empty.
+/// move and score left empty. A position a limit stopped first has a row per move proven so
+/// far (or one row with the move and score empty) and its best score's proven range
+/// (`2..64`) as best score.
 pub fn csv_rows(analysis: &Analysis) -> String {
     let lead = format!(
         "{},{},{}",
@@ -154,12 +178,11 @@ pub fn csv_rows(analysis: &Analysis) -> String {
         format_board(&analysis.position),
         analysis.position.board.empties()
     );
-    let tail = format!(
-        "{},{},{}",
-        analysis.best_score,
-        analysis.nodes,
-        milliseconds(analysis.time)
-    );
+    // An unfinished position's best score is its proven range, such as `2..64`.
+    let best = analysis
+        .unfinished
+        .map_or_else(|| analysis.best_score.to_string(), |b| range_text(&b));
+    let tail = format!("{best},{},{}", analysis.nodes, milliseconds(analysis.time));
     if analysis.moves.is_empty() {
         return format!("{lead},,,{tail}\n");
     }
@@ -200,8 +223,8 @@ pub fn check_verdict(summary: &Summary) -> String {
 }
 
 /// The end-of-run summary, one line each, every line with its newline: positions, moves scored,
-/// nodes, time and speed; then, when they apply, resumed positions, skipped lines and the
-/// check verdict.
+/// nodes, time and speed; then, when they apply, resumed positions, skipped lines, refused and
+/// unfinished positions and the check verdict.
 pub fn summary(summary: &Summary, check: bool) -> String {
     let mut text = format!(
         "analysed {} position{}, {} move{} scored, {} nodes in {} ({})\n",
@@ -232,6 +255,21 @@ pub fn summary(summary: &Summary, check: bool) -> String {
         };
         text.push_str(&what);
         text.push('\n');
+    }
+    if summary.refused > 0 {
+        text.push_str(&format!(
+            "refused {} position{} with more than {FEASIBLE_EMPTIES} empties (an exact analysis \
+             would not finish)\n",
+            summary.refused,
+            plural(summary.refused)
+        ));
+    }
+    if summary.unfinished > 0 {
+        text.push_str(&format!(
+            "{} position{} unfinished: a limit stopped the search (bounds reported, not checked)\n",
+            summary.unfinished,
+            plural(summary.unfinished)
+        ));
     }
     if check {
         text.push_str(&check_verdict(summary));
@@ -358,6 +396,7 @@ mod tests {
             nodes: 123,
             time: Duration::from_micros(4500),
             check: None,
+            unfinished: None,
         }
     }
 
@@ -392,6 +431,37 @@ mod tests {
         let fields = csv_fields(first).unwrap();
         assert_eq!(fields[0], "in, \"odd\".obf:7");
         assert_eq!(fields.len(), CSV_HEADER.split(',').count());
+    }
+
+    #[test]
+    fn unfinished_positions_carry_bounds_not_a_score() {
+        let mut a = analysis(Position::start(), &[(sq("d3"), 0)]);
+        a.best_moves.clear();
+        a.unfinished = Some(crate::search::Bounds {
+            reason: crate::search::StopReason::NodeLimit,
+            lower: 0,
+            upper: 64,
+        });
+        assert_eq!(
+            obf_line(&a),
+            format!("{START}; D3:+0; % unfinished (node limit): score >= +0")
+        );
+        let json = json_line(&a);
+        assert!(
+            json.contains(
+                "\"best_score\":null,\"lower\":0,\"upper\":64,\"unfinished\":\"node limit\",\
+                 \"best_moves\":[]"
+            ),
+            "{json}"
+        );
+        assert!(csv_rows(&a).ends_with(",60,d3,0,0..64,123,4.5\n"));
+        a.moves.clear();
+        assert!(csv_rows(&a).ends_with(",60,,,0..64,123,4.5\n"));
+        // The resumed output still knows the position, and the line parses back as input.
+        let written = written(Format::Obf, format!("{}\n", obf_line(&a)).as_bytes()).unwrap();
+        assert_eq!(written.keys, [fingerprint(START)]);
+        let parsed = parse_position(&obf_line(&a)).unwrap();
+        assert_eq!(parsed.position, Position::start());
     }
 
     #[test]

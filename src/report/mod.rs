@@ -1,27 +1,35 @@
 //! Output formats for people and programs: here the human diagram of a position, the compact
 //! numbers every report shares (node counts, times, rates) and the rows of `osolve perft`; in
 //! the submodules the reports of each subcommand: [`solve`] (human and JSON), [`analyze`]
-//! (OBF, JSON lines, CSV) and [`bench`](mod@bench). Knows nothing of search internals, files or
+//! (OBF, JSON lines, CSV), [`games`] and [`bench`](mod@bench); the reports of the rules variants
+//! ([`variant`](mod@variant)); board pictures ([`picture`]) drawn as SVG ([`svg`](mod@svg)) or as a
+//! terminal diagram in colour ([`colour`]). Knows nothing of search internals, files or
 //! terminals: it turns values into strings and never prints; the caller decides where they go
-//! and whether the terminal can show Unicode.
+//! and whether the terminal can show Unicode and colour.
 
 pub mod analyze;
 pub mod batch;
 pub mod bench;
+pub mod colour;
 pub mod games;
+pub mod learn;
+pub mod picture;
 pub mod solve;
+pub mod svg;
+pub mod unfinished;
+pub mod variant;
 
 use crate::board::{Color, Position, Square};
 
 /// The board as text: columns `a`..`h` across the top, rows `1`..`8` down the left side, black
 /// and white discs (`●` `○` with `unicode`, else `X` `O`), empty squares (`·` or `-`) and the legal
-/// moves of the side to move (`+` or `*`), then a line such as
+/// moves of the side to move (`+`, which the parser reads back as empty), then a line such as
 /// `black 2  white 2  empties 60  black to move`. Every line ends with a newline.
 pub fn diagram(position: &Position, unicode: bool) -> String {
     let (black_disc, white_disc, empty, legal) = if unicode {
         ('●', '○', '·', '+')
     } else {
-        ('X', 'O', '-', '*')
+        ('X', 'O', '-', '+')
     };
     let (black, white) = (position.black(), position.white());
     let legal_moves = position.board.moves();
@@ -112,6 +120,16 @@ pub fn format_mnps(nodes_per_second: f64) -> String {
     format!("{:.1} Mn/s", nodes_per_second / 1e6)
 }
 
+/// The work of a search as reports end their result lines: `  nodes 21.3M  0.84 s  25.4 Mn/s`.
+pub fn work_text(nodes: u64, time: std::time::Duration) -> String {
+    format!(
+        "  nodes {}  {}  {}",
+        format_count(nodes),
+        format_seconds(time.as_secs_f64()),
+        format_mnps(crate::bench::nps(nodes, time)),
+    )
+}
+
 /// The heading of the `osolve perft` table: where the count starts, then the column names.
 pub fn perft_header(position: &Position) -> String {
     let from = if *position == Position::start() {
@@ -157,14 +175,34 @@ mod tests {
         let expected = "  a b c d e f g h\n\
                         1 - - - - - - - -\n\
                         2 - - - - - - - -\n\
-                        3 - - - * - - - -\n\
-                        4 - - * O X - - -\n\
-                        5 - - - X O * - -\n\
-                        6 - - - - * - - -\n\
+                        3 - - - + - - - -\n\
+                        4 - - + O X - - -\n\
+                        5 - - - X O + - -\n\
+                        6 - - - - + - - -\n\
                         7 - - - - - - - -\n\
                         8 - - - - - - - -\n\
                         black 2  white 2  empties 60  black to move\n";
         assert_eq!(diagram(&Position::start(), false), expected);
+    }
+
+    #[test]
+    fn diagrams_read_back_as_the_same_position() {
+        let mut rng = crate::board::random::Rng(23);
+        for empties in [4, 20, 40, 59] {
+            let position = crate::board::random::random_position(&mut rng, empties);
+            for unicode in [false, true] {
+                let text = diagram(&position, unicode);
+                let rows: Vec<&str> = text.lines().take(9).collect();
+                let back = format!("{}\n{}", rows.join("\n"), position.to_move.name());
+                let parsed = crate::notation::parse_position(&back);
+                if unicode {
+                    // The Unicode discs are for people only.
+                    assert!(parsed.is_err());
+                } else {
+                    assert_eq!(parsed.unwrap().position, position, "{back}");
+                }
+            }
+        }
     }
 
     #[test]

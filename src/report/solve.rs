@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{diagram, format_count, format_mnps, format_seconds};
+use super::{diagram, work_text};
 use crate::board::{Color, Square};
 use crate::notation::{format_board, Source};
 use crate::search::{BestMove, Solution};
@@ -156,12 +156,7 @@ pub fn result_line(solution: &Solution) -> String {
         }
         None => line.push_str("  game over"),
     }
-    line.push_str(&format!(
-        "  nodes {}  {}  {}",
-        format_count(solution.nodes),
-        format_seconds(solution.time.as_secs_f64()),
-        format_mnps(solution.nps()),
-    ));
+    line.push_str(&work_text(solution.nodes, solution.time));
     line
 }
 
@@ -306,7 +301,7 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "positions/ffo-40.obf:1");
         assert_eq!(lines[1], "  a b c d e f g h");
-        assert_eq!(lines[2], "1 O * * O O O O X");
+        assert_eq!(lines[2], "1 O + + O O O O X");
         assert_eq!(lines[10], "black 12  white 32  empties 20  black to move");
         assert!(lines[11].starts_with("score +38 (black 51 - white 13)  best a2"));
         assert_eq!(lines.len(), 13);

@@ -5,10 +5,12 @@
 //! transposition cutoff, and Young Brothers Wait splits on rayon). All functions are fail-soft alpha-beta on exact disc differentials, with the empty
 //! squares of a finished game given to the winner.
 
-use super::ordering::{eval_search, fastest_first, odd_region_squares, SQUARE_CLASSES};
+use super::limit::{Budget, CHARGE_EVERY};
+use super::ordering::{fastest_first, learned_order, odd_region_squares, SQUARE_CLASSES};
 use super::stability::stable_discs;
 use super::tt::{Tables, NO_MOVE};
 use crate::board::{flips, last_flip_count, legal_moves, Bits, Board};
+use crate::eval::Weights;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -20,8 +22,13 @@ pub const SHALLOW_MAX: u32 = 7;
 pub const TT_MIN: u32 = 11;
 /// From this many empties up children are probed in the table before searching (ETC).
 pub const ETC_MIN: u32 = 14;
-/// From this many empties up, moves are ordered by a shallow search of a static evaluation.
-pub const SORT_SEARCH_MIN: u32 = 16;
+/// From this many empties up, moves are ordered by the learned evaluation of each child (with
+/// the opponent's mobility); below, by fastest-first and parity.
+pub const EVAL_ORDER_MIN: u32 = 12;
+/// From this many empties up, the evaluation of a child comes from a 1-ply search.
+pub const EVAL_DEPTH_1_MIN: u32 = 15;
+/// From this many empties up, from a 2-ply search.
+pub const EVAL_DEPTH_2_MIN: u32 = 19;
 /// Below this many empties the deep search does not look for a cancellation.
 const CANCEL_CHECK_MIN: u32 = 10;
 /// Below this many empties the stability cutoff costs more than the nodes it saves.
@@ -63,10 +70,12 @@ fn stability_threshold(empties: u32) -> i32 {
 }
 
 /// A cancellation flag and the flags of the splits above it: a search is cancelled when any of
-/// them is set (a sibling failed high, or the whole search was stopped).
+/// them is set (a sibling failed high, the whole search was stopped, or its budget is spent).
 pub struct Cancel<'a> {
     flag: AtomicBool,
     parent: Option<&'a Cancel<'a>>,
+    /// The node and time budget whose exhaustion sets this flag.
+    budget: Option<Budget>,
 }
 
 impl<'a> Cancel<'a> {
@@ -75,12 +84,43 @@ impl<'a> Cancel<'a> {
         Cancel {
             flag: AtomicBool::new(false),
             parent: None,
+            budget: None,
         }
     }
     fn child(parent: &'a Cancel<'a>) -> Cancel<'a> {
         Cancel {
             flag: AtomicBool::new(false),
             parent: Some(parent),
+            budget: None,
+        }
+    }
+    /// A flag under `parent` that is also set once `budget` is spent.
+    pub fn limited(parent: &'a Cancel<'a>, budget: Budget) -> Cancel<'a> {
+        Cancel {
+            flag: AtomicBool::new(false),
+            parent: Some(parent),
+            budget: Some(budget),
+        }
+    }
+    /// The budget given to [`Cancel::limited`].
+    pub fn budget(&self) -> Option<&Budget> {
+        self.budget.as_ref()
+    }
+    /// Charges `nodes` to the budgets of the chain; true when the search must stop.
+    fn charge(&self, nodes: u64) -> bool {
+        let mut c = self;
+        loop {
+            if c.flag.load(Ordering::Relaxed) {
+                return true;
+            }
+            if c.budget.as_ref().is_some_and(|b| b.charge(nodes)) {
+                c.cancel();
+                return true;
+            }
+            match c.parent {
+                Some(p) => c = p,
+                None => return false,
+            }
         }
     }
     /// Sets the flag.
@@ -153,6 +193,10 @@ pub struct Search<'a> {
     pub nodes: u64,
     /// Empties from which the deep search splits siblings across threads (u32::MAX: never).
     pub split_min: u32,
+    /// The learned evaluation that orders moves at the deepest nodes.
+    pub weights: &'static Weights,
+    /// Nodes already charged to the budget of the cancellation chain.
+    charged: u64,
 }
 
 impl<'a> Search<'a> {
@@ -163,7 +207,26 @@ impl<'a> Search<'a> {
             cancel,
             nodes: 0,
             split_min,
+            weights: crate::eval::builtin(),
+            charged: 0,
         }
+    }
+
+    /// True when the search must stop; charges the nodes searched since the last charge to the
+    /// budget every `CHARGE_EVERY` nodes.
+    #[inline]
+    fn stopped(&mut self) -> bool {
+        if self.nodes - self.charged >= CHARGE_EVERY {
+            return self.charge_rest();
+        }
+        self.cancel.is_cancelled()
+    }
+
+    /// Charges every node not yet charged to the budget; true when the search must stop.
+    pub fn charge_rest(&mut self) -> bool {
+        let fresh = self.nodes - self.charged;
+        self.charged = self.nodes;
+        self.cancel.charge(fresh)
     }
 
     /// Exact score (when inside the window) of `board` for the side to move.
@@ -505,7 +568,7 @@ impl<'a> Search<'a> {
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
-        if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
+        if empties >= CANCEL_CHECK_MIN && self.stopped() {
             return 0;
         }
         if let Some(cut) = stability_cutoff(board.player, board.opponent, alpha, empties) {
@@ -560,9 +623,15 @@ impl<'a> Search<'a> {
             }
             let value = if sq as u8 == tt_move {
                 i32::MAX
-            } else if empties >= SORT_SEARCH_MIN {
-                let depth = if empties >= 22 { 2 } else { 1 };
-                -eval_search(np, no, depth, -1_000_000, 1_000_000, &mut self.nodes)
+            } else if empties >= EVAL_ORDER_MIN {
+                let depth = if empties >= EVAL_DEPTH_2_MIN {
+                    2
+                } else if empties >= EVAL_DEPTH_1_MIN {
+                    1
+                } else {
+                    0
+                };
+                learned_order(self.weights, np, no, depth, &mut self.nodes)
             } else {
                 fastest_first(np, no, sq, odd)
             };
@@ -678,7 +747,7 @@ impl<'a> Search<'a> {
         let shared_alpha = AtomicI32::new(alpha);
         let best = Mutex::new((best_so_far, NO_MOVE));
         let nodes = AtomicU64::new(0);
-        let (tt, split_min) = (self.tt, self.split_min);
+        let (tt, split_min, weights) = (self.tt, self.split_min, self.weights);
         rest.par_iter().for_each(|m| {
             if cancel.is_cancelled() {
                 return;
@@ -688,6 +757,8 @@ impl<'a> Search<'a> {
                 cancel: &cancel,
                 nodes: 0,
                 split_min,
+                weights,
+                charged: 0,
             };
             let child = board.play_flips(m.sq as usize, m.flips);
             let a = shared_alpha.load(Ordering::Relaxed);
@@ -697,6 +768,7 @@ impl<'a> Search<'a> {
                 let a2 = shared_alpha.load(Ordering::Relaxed).max(a);
                 v = -search.child(child, -beta, -a2, empties - 1);
             }
+            search.charge_rest();
             nodes.fetch_add(search.nodes, Ordering::Relaxed);
             if cancel.is_cancelled() {
                 return;
@@ -710,7 +782,10 @@ impl<'a> Search<'a> {
                 }
             }
         });
-        self.nodes += nodes.load(Ordering::Relaxed);
+        // The children charged their nodes themselves.
+        let children = nodes.load(Ordering::Relaxed);
+        self.nodes += children;
+        self.charged += children;
         let b = *best.lock().unwrap_or_else(|e| e.into_inner());
         b
     }

@@ -1,8 +1,10 @@
 //! The exact solver: turns a [`Position`] into a [`Solution`] (score, best move, principal
-//! variation, nodes). Never reads files, prints, or knows about terminals; its options are the
-//! plain [`SolveOptions`] struct.
+//! variation, nodes), or, when a stop request or a limit ([`Limits`]) ends the search first,
+//! into an [`Unfinished`] report of the bounds it proved. Never reads files, prints, or knows
+//! about terminals; its options are the plain [`SolveOptions`] struct.
 
 pub mod endgame;
+pub mod limit;
 pub mod ordering;
 pub mod reference;
 pub mod stability;
@@ -10,6 +12,10 @@ pub mod tt;
 
 use crate::board::{Bits, Board, Color, Position, Square};
 use endgame::{Cancel, Move, Search};
+use limit::Budget;
+pub use limit::{
+    Bounds, Limits, StopReason, TooManyEmpties, Unfinished, FEASIBLE_EMPTIES, PROBE_NODES,
+};
 use ordering::{fastest_first, odd_region_squares};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -154,12 +160,14 @@ pub struct MoveScore {
 }
 
 /// An exact endgame solver with its transposition table and threads. Reuse it across positions:
-/// the table is kept (entries from older searches are replaced first).
+/// the table is kept (entries from older searches are replaced first, and a search that is
+/// stopped stores nothing it did not prove, so a stop never spoils the next search).
 pub struct Solver {
     tt: Tables,
     pool: rayon::ThreadPool,
     threads: usize,
     options: SolveOptions,
+    limits: Limits,
     stop: Arc<Cancel<'static>>,
 }
 
@@ -186,6 +194,7 @@ impl Solver {
             pool,
             threads,
             options,
+            limits: Limits::NONE,
             stop: Arc::new(Cancel::root()),
         })
     }
@@ -200,18 +209,21 @@ impl Solver {
         self.threads
     }
 
+    /// Limits every later call (each call of `solve`, `score_moves`, `best_moves` and their
+    /// `try_` forms on one position has the whole budget); [`Limits::NONE`] removes them.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// A handle that stops this solver's searches from another thread. Once stopped, every
     /// later call returns [`Stopped`].
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle(self.stop.clone())
-    }
-
-    fn check(&self) -> Result<(), Stopped> {
-        if self.stop.is_cancelled() {
-            Err(Stopped)
-        } else {
-            Ok(())
-        }
     }
 
     /// Forgets every stored result (for benchmarks where each position must stand alone).
@@ -227,13 +239,68 @@ impl Solver {
         }
     }
 
-    /// Solves `position` exactly (or WLD with the `wld` option).
-    pub fn solve(&mut self, position: &Position) -> Result<Solution, Stopped> {
-        let start = Instant::now();
+    /// The state of one call on `board`: a new table generation and a fresh budget.
+    fn attempt(&self, board: &Board) -> Attempt<'_> {
+        debug_assert_eq!(board.player & board.opponent, 0, "a disc on both sides");
         self.tt.deep.new_generation();
+        let start = Instant::now();
+        Attempt {
+            tt: &self.tt,
+            pool: &self.pool,
+            split_min: self.split_min(),
+            cancel: Cancel::limited(&self.stop, Budget::new(&self.limits, start)),
+            start,
+            nodes: 0,
+            threads: self.threads,
+        }
+    }
+
+    /// The window of a full search: the whole score range, or around a draw with WLD.
+    fn window(&self) -> (i32, i32) {
+        if self.options.wld {
+            (-1, 1)
+        } else {
+            (-64, 64)
+        }
+    }
+
+    /// Whether an exact solve of `position` can finish: `Err` when it has more than
+    /// [`FEASIBLE_EMPTIES`] empties, this solver has no limits, and a first search of
+    /// [`PROBE_NODES`] nodes does not find its score (finished games and positions that end at
+    /// once pass). Drivers refuse such positions unless told to go on.
+    pub fn check_feasible(&mut self, position: &Position) -> Result<(), TooManyEmpties> {
         let board = position.board;
+        let empties = board.empties();
+        if empties <= FEASIBLE_EMPTIES || !self.limits.is_none() || board.is_game_over() {
+            return Ok(());
+        }
+        let window = self.window();
         let wld = self.options.wld;
-        let (alpha, beta) = if wld { (-1, 1) } else { (-64, 64) };
+        self.limits.nodes = Some(PROBE_NODES);
+        let probe = self.attempt(&board).root_score(board, window, wld);
+        self.limits = Limits::NONE;
+        match probe {
+            Err(unfinished) if unfinished.bounds.reason == StopReason::NodeLimit => {
+                Err(TooManyEmpties { empties })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Solves `position` exactly (or WLD with the `wld` option). `Err(Stopped)` when a stop was
+    /// requested or a limit was reached first ([`Solver::try_solve`] tells what was proven).
+    pub fn solve(&mut self, position: &Position) -> Result<Solution, Stopped> {
+        self.try_solve(position).map_err(|_| Stopped)
+    }
+
+    /// Solves `position` exactly (or WLD); when stopped first (a stop request, or a limit of
+    /// [`Solver::set_limits`]), says why and what was proven: bounds of the score and, once
+    /// the score is exact, the beginning of the principal variation.
+    pub fn try_solve(&mut self, position: &Position) -> Result<Solution, Unfinished> {
+        let wld = self.options.wld;
+        let window = self.window();
+        let board = position.board;
+        let mut attempt = self.attempt(&board);
         let mut solution = Solution {
             position: *position,
             score: 0,
@@ -242,186 +309,91 @@ impl Solver {
             pv: Vec::new(),
             nodes: 0,
             time: Duration::ZERO,
-            threads: self.threads,
+            threads: attempt.threads,
         };
-        if board.moves() == 0 {
-            if board.pass().moves() == 0 {
-                solution.score = clamp_wld(board.final_score(), wld);
-                solution.time = start.elapsed();
-                return Ok(solution);
-            }
-            let (score, best, nodes) = self.root(board.pass(), -beta, -alpha);
-            self.check()?;
-            solution.score = clamp_wld(-score, wld);
-            solution.best_move = BestMove::Pass;
-            solution.nodes = nodes;
-            solution.pv = vec![None];
-            if wld {
-                solution.pv.push(Square::new(best as usize));
-            } else {
-                let (pv, nodes) = self.principal_variation(board, solution.score, best)?;
-                solution.pv = pv;
-                solution.nodes += nodes;
-            }
-        } else {
-            let (score, best, nodes) = self.root(board, alpha, beta);
-            self.check()?;
-            solution.score = clamp_wld(score, wld);
-            solution.nodes = nodes;
-            let sq = Square::new(best as usize).expect("a position with moves has a best move");
-            solution.best_move = BestMove::Play(sq);
-            if wld {
-                solution.pv = vec![Some(sq)];
-            } else {
-                let (pv, nodes) = self.principal_variation(board, solution.score, best)?;
-                solution.pv = pv;
-                solution.nodes += nodes;
-            }
+        if board.is_game_over() {
+            solution.score = clamp_wld(board.final_score(), wld);
+            solution.time = attempt.start.elapsed();
+            return Ok(solution);
         }
-        solution.time = start.elapsed();
-        Ok(solution)
-    }
-
-    /// Searches the root with its own move list so that the best move is always known.
-    fn root(&mut self, board: Board, alpha: i32, beta: i32) -> (i32, u8, u64) {
-        let split_min = self.split_min();
-        let tt = &self.tt;
-        let stop = &*self.stop;
-        self.in_pool(board, || {
-            let mut search = Search::new(tt, stop, split_min);
-            let empties = board.empties();
-            let (mut alpha, mut beta) = (alpha, beta);
-            if beta - alpha > 2 && empties >= ASPIRATION_MIN {
-                // Aspiration: a cheap probe of the window around a draw first; the exact
-                // search then only has to cover the side of 0 the probe proved.
-                let mut list = ordered_moves(&board, tt);
-                let (v, best) = search.search_moves(board, &mut list, -1, 1, empties);
-                if v == 0 {
-                    return (v, best, search.nodes);
-                } else if v > 0 {
-                    alpha = alpha.max(v - 1);
-                } else {
-                    beta = beta.min(v + 1);
-                }
-            }
-            let mut list = ordered_moves(&board, tt);
-            let (score, best) = search.search_moves(board, &mut list, alpha, beta, empties);
-            (score, best, search.nodes)
-        })
-    }
-
-    /// Runs `f` in the thread pool when a search of `board` may split across threads, and on
-    /// the calling thread otherwise: handing a small search to the pool costs more than it.
-    fn in_pool<R: Send>(&self, board: Board, f: impl FnOnce() -> R + Send) -> R {
-        if board.empties() >= self.split_min() {
-            self.pool.install(f)
-        } else {
-            f()
-        }
-    }
-
-    /// Exact score of the side to move in `board` (window search), with nodes.
-    fn score_of(&mut self, board: Board, alpha: i32, beta: i32) -> (i32, u64) {
-        let split_min = self.split_min();
-        let tt = &self.tt;
-        let stop = &*self.stop;
-        self.in_pool(board, || {
-            let mut search = Search::new(tt, stop, split_min);
-            let v = search.search(board, alpha, beta);
-            (v, search.nodes)
-        })
-    }
-
-    /// Perfect play from `board` whose exact score is `score`, to the end of the game: at each
-    /// step the first move (table move first) whose child is proven to hold the score. The
-    /// first move tried is `first`, the root search's best move, so the PV starts with it.
-    fn principal_variation(
-        &mut self,
-        mut board: Board,
-        mut score: i32,
-        first: u8,
-    ) -> Result<(Vec<Option<Square>>, u64), Stopped> {
-        let mut first = Some(first);
-        let mut pv = Vec::new();
-        let mut nodes = 0;
-        loop {
-            if board.moves() == 0 {
-                if board.pass().moves() == 0 {
-                    debug_assert_eq!(board.final_score(), score);
-                    break;
-                }
-                pv.push(None);
-                board = board.pass();
-                score = -score;
-                continue;
-            }
-            let mut list = ordered_moves(&board, &self.tt);
-            if let Some(f) = first.take() {
-                if let Some(i) = list.iter().position(|m| m.sq == f) {
-                    list[..=i].rotate_right(1);
-                }
-            }
-            let mut next = None;
-            for m in &list {
-                let child = board.play_flips(m.sq as usize, m.flips);
-                // child <= -score proves this move keeps the score (it can never do better).
-                let (v, n) = self.score_of(child, -score, -score + 1);
-                self.check()?;
-                nodes += n;
-                if v <= -score {
-                    next = Some((m.sq, child));
-                    break;
-                }
-            }
-            let Some((sq, child)) = next else {
-                debug_assert!(false, "no move holds the proven score");
-                break;
+        let (score, best) = attempt.root_score(board, window, wld)?;
+        solution.score = score;
+        solution.best_move = match Square::new(best as usize) {
+            Some(square) if board.moves() != 0 => BestMove::Play(square),
+            _ => BestMove::Pass,
+        };
+        solution.pv = if wld {
+            let mut pv = if board.moves() == 0 {
+                vec![None]
+            } else {
+                vec![]
             };
-            pv.push(Square::new(sq as usize));
-            board = child;
-            score = -score;
-        }
-        Ok((pv, nodes))
+            pv.push(Square::new(best as usize));
+            pv
+        } else {
+            attempt.principal_variation(board, score, best)?
+        };
+        solution.nodes = attempt.nodes;
+        solution.time = attempt.start.elapsed();
+        debug_assert!(
+            (-64..=64).contains(&solution.score),
+            "score {}",
+            solution.score
+        );
+        debug_assert!(
+            solution.nodes > 0,
+            "a position with a move was solved without a search"
+        );
+        debug_assert!(!wld || solution.pv.len() <= 2);
+        Ok(solution)
     }
 
     /// The exact score of every legal move of `position`, best first, ties in square order;
     /// a position that must pass gives one entry for the pass; a finished game none.
     /// Returns the scores and the nodes searched.
     pub fn score_moves(&mut self, position: &Position) -> Result<(Vec<MoveScore>, u64), Stopped> {
-        self.tt.deep.new_generation();
-        let board = position.board;
-        let (alpha, beta) = if self.options.wld { (-1, 1) } else { (-64, 64) };
+        self.try_score_moves(position).map_err(|_| Stopped)
+    }
+
+    /// [`Solver::score_moves`]; when stopped first, the moves scored so far and the bounds of
+    /// the best score they prove.
+    pub fn try_score_moves(
+        &mut self,
+        position: &Position,
+    ) -> Result<(Vec<MoveScore>, u64), Unfinished> {
         let wld = self.options.wld;
-        let mut nodes = 0;
+        let (alpha, beta) = self.window();
+        let board = position.board;
+        let mut attempt = self.attempt(&board);
         let mut scores = Vec::new();
-        if board.moves() == 0 {
-            if board.pass().moves() != 0 {
-                let (v, n) = self.score_of(board.pass(), -beta, -alpha);
-                self.check()?;
-                scores.push(MoveScore {
-                    mv: None,
-                    score: clamp_wld(-v, wld),
-                });
-                nodes += n;
+        let children: Vec<(Option<Square>, Board)> = if board.moves() == 0 {
+            if board.pass().moves() == 0 {
+                return Ok((scores, 0));
             }
-            return Ok((scores, nodes));
-        }
-        for sq in Bits(board.moves()) {
-            let child = board.play_flips(sq, board.flips(sq));
-            let (v, n) = self.score_of(child, -beta, -alpha);
-            self.check()?;
-            nodes += n;
-            scores.push(MoveScore {
-                mv: Square::new(sq),
-                score: clamp_wld(-v, wld),
-            });
+            vec![(None, board.pass())]
+        } else {
+            Bits(board.moves())
+                .map(|sq| (Square::new(sq), board.play_flips(sq, board.flips(sq))))
+                .collect()
+        };
+        for (mv, child) in children {
+            match attempt.score_of(child, -beta, -alpha) {
+                Some(v) => scores.push(MoveScore {
+                    mv,
+                    score: clamp_wld(-v, wld),
+                }),
+                None => {
+                    scores.sort_by_key(|m| (-m.score, m.mv));
+                    let lower = scores.first().map_or(alpha, |m| m.score);
+                    return Err(attempt.unfinished(lower, beta, Vec::new(), scores));
+                }
+            }
         }
         scores.sort_by_key(|m| (-m.score, m.mv));
-        Ok((scores, nodes))
+        debug_assert!(scores.iter().all(|m| (alpha..=beta).contains(&m.score)));
+        Ok((scores, attempt.nodes))
     }
-}
 
-impl Solver {
     /// The best score of `position` and every move that reaches it (square order; `None` is
     /// the forced pass), with the nodes searched: one full-window search for the score, then a
     /// null-window proof per other move to decide whether it ties. Faster than `score_moves`.
@@ -430,18 +402,28 @@ impl Solver {
         &mut self,
         position: &Position,
     ) -> Result<(i32, Vec<Option<Square>>, u64), Stopped> {
-        let solution = self.solve_without_pv(position)?;
+        self.try_best_moves(position).map_err(|_| Stopped)
+    }
+
+    /// [`Solver::best_moves`]; when stopped first, the bounds of the best score and the moves
+    /// already proven to reach it (once the score is exact).
+    pub fn try_best_moves(
+        &mut self,
+        position: &Position,
+    ) -> Result<(i32, Vec<Option<Square>>, u64), Unfinished> {
+        let wld = self.options.wld;
+        let window = self.window();
         let board = position.board;
-        let mut nodes = solution.1;
-        let score = solution.0;
+        let mut attempt = self.attempt(&board);
+        if board.is_game_over() {
+            return Ok((clamp_wld(board.final_score(), wld), Vec::new(), 0));
+        }
+        let (score, _) = attempt.root_score(board, window, wld)?;
         let mut best = Vec::new();
         if board.moves() == 0 {
-            if board.pass().moves() != 0 {
-                best.push(None);
-            }
-            return Ok((score, best, nodes));
+            best.push(None);
+            return Ok((score, best, attempt.nodes));
         }
-        let wld = self.options.wld;
         for sq in Bits(board.moves()) {
             let child = board.play_flips(sq, board.flips(sq));
             // The move ties when the child's value is at most -score (it is never lower than
@@ -456,34 +438,267 @@ impl Solver {
                     continue;
                 }
             };
-            let (v, n) = self.score_of(child, alpha, alpha + 1);
-            self.check()?;
-            nodes += n;
-            let ties = v <= alpha;
-            if ties {
+            let Some(v) = attempt.score_of(child, alpha, alpha + 1) else {
+                let proven = best.iter().map(|&mv| MoveScore { mv, score }).collect();
+                return Err(attempt.unfinished(score, score, Vec::new(), proven));
+            };
+            if v <= alpha {
                 best.push(Square::new(sq));
             }
         }
-        Ok((score, best, nodes))
+        debug_assert!(!best.is_empty(), "no move reaches the best score {score}");
+        Ok((score, best, attempt.nodes))
+    }
+}
+
+impl Solver {
+    /// Score (sign with WLD) and nodes, without the principal variation or the other best
+    /// moves: the cheapest exact answer (training labels).
+    pub fn solve_without_pv(&mut self, position: &Position) -> Result<(i32, u64), Stopped> {
+        let wld = self.options.wld;
+        let window = self.window();
+        let board = position.board;
+        if board.is_game_over() {
+            return Ok((clamp_wld(board.final_score(), wld), 0));
+        }
+        let mut attempt = self.attempt(&board);
+        let (score, _) = attempt
+            .root_score(board, window, wld)
+            .map_err(|_| Stopped)?;
+        Ok((score, attempt.nodes))
+    }
+}
+
+/// One call of the solver on one position: its cancellation flag (under the solver's stop
+/// flag, carrying the call's budget), when it started and the nodes it searched.
+struct Attempt<'s> {
+    tt: &'s Tables,
+    pool: &'s rayon::ThreadPool,
+    split_min: u32,
+    cancel: Cancel<'s>,
+    start: Instant,
+    nodes: u64,
+    threads: usize,
+}
+
+impl Attempt<'_> {
+    /// Why the call stopped: the limit its budget reached, else a stop request.
+    fn reason(&self) -> StopReason {
+        self.cancel
+            .budget()
+            .and_then(Budget::reason)
+            .unwrap_or(StopReason::Interrupted)
     }
 
-    /// Score (sign with WLD) and nodes, without the principal variation.
-    fn solve_without_pv(&mut self, position: &Position) -> Result<(i32, u64), Stopped> {
-        self.tt.deep.new_generation();
-        let board = position.board;
-        let wld = self.options.wld;
-        let (alpha, beta) = if wld { (-1, 1) } else { (-64, 64) };
-        if board.moves() == 0 {
-            if board.pass().moves() == 0 {
-                return Ok((clamp_wld(board.final_score(), wld), 0));
-            }
-            let (score, _, nodes) = self.root(board.pass(), -beta, -alpha);
-            self.check()?;
-            return Ok((clamp_wld(-score, wld), nodes));
+    /// The report of a call stopped with the best score proven within `lower..=upper`.
+    fn unfinished(
+        &self,
+        lower: i32,
+        upper: i32,
+        pv: Vec<Option<Square>>,
+        moves: Vec<MoveScore>,
+    ) -> Unfinished {
+        debug_assert!(
+            -64 <= lower && lower <= upper && upper <= 64,
+            "{lower}..{upper}"
+        );
+        Unfinished {
+            bounds: Bounds {
+                reason: self.reason(),
+                lower,
+                upper,
+            },
+            pv,
+            moves,
+            nodes: self.nodes,
+            time: self.start.elapsed(),
         }
-        let (score, _, nodes) = self.root(board, alpha, beta);
-        self.check()?;
-        Ok((clamp_wld(score, wld), nodes))
+    }
+
+    /// Runs `f` with a search of this call, in the thread pool when a search of `board` may
+    /// split across threads (handing a small search to the pool costs more than it); adds its
+    /// nodes and says whether it finished (`None` when it was stopped: its value is then
+    /// meaningless).
+    fn run<R: Send>(
+        &mut self,
+        board: Board,
+        f: impl FnOnce(&mut Search<'_>) -> R + Send,
+    ) -> Option<R> {
+        let (tt, cancel, split_min) = (self.tt, &self.cancel, self.split_min);
+        let go = || {
+            let mut search = Search::new(tt, cancel, split_min);
+            let result = f(&mut search);
+            // Judged before the last charge: a search that ended without seeing a stop is
+            // whole, even if its last nodes spend the budget.
+            let finished = !cancel.is_cancelled();
+            search.charge_rest();
+            (result, search.nodes, finished)
+        };
+        let (result, nodes, finished) = if board.empties() >= split_min {
+            self.pool.install(go)
+        } else {
+            go()
+        };
+        self.nodes += nodes;
+        finished.then_some(result)
+    }
+
+    /// Exact score of the side to move in `board` (window search); `None` when stopped.
+    fn score_of(&mut self, board: Board, alpha: i32, beta: i32) -> Option<i32> {
+        let v = self.run(board, |search| search.search(board, alpha, beta))?;
+        debug_assert!((-64..=64).contains(&v), "score {v}");
+        Some(v)
+    }
+
+    /// The score of `board` (a position with a move for someone) within `window`, and the best
+    /// move of the side to move, or of the opponent after the forced pass. When stopped, the
+    /// bounds proven so far.
+    fn root_score(
+        &mut self,
+        board: Board,
+        window: (i32, i32),
+        wld: bool,
+    ) -> Result<(i32, u8), Unfinished> {
+        let passes = board.moves() == 0;
+        let root = if passes { board.pass() } else { board };
+        let mut bounds = window;
+        let found = self.root(root, window, &mut bounds);
+        let (lower, upper) = bounds;
+        let (lower, upper) = if passes {
+            (-upper, -lower)
+        } else {
+            (lower, upper)
+        };
+        let Some(best) = found else {
+            let (lower, upper) = (clamp_wld(lower, wld), clamp_wld(upper, wld));
+            return Err(self.unfinished(lower, upper, Vec::new(), Vec::new()));
+        };
+        debug_assert_eq!(lower, upper);
+        Ok((clamp_wld(lower, wld), best))
+    }
+
+    /// Searches the root with its own move list so that the best move is always known, within
+    /// `window`. The proven bounds of the root's score narrow in `bounds` as the probes finish
+    /// (they meet when it is solved); the best move is `None` when the search was stopped.
+    fn root(&mut self, board: Board, window: (i32, i32), bounds: &mut (i32, i32)) -> Option<u8> {
+        let (mut alpha, mut beta) = window;
+        if beta - alpha > 2 && board.empties() >= ASPIRATION_MIN {
+            // Aspiration: a cheap probe of the window around a draw first; the exact search
+            // then only has to cover the side of 0 the probe proved.
+            let (v, best) = self.root_window(board, -1, 1, bounds)?;
+            // Fail-soft: beyond the window, the value is a bound.
+            if v == 0 {
+                *bounds = (0, 0);
+                return Some(best);
+            } else if v > 0 {
+                bounds.0 = bounds.0.max(v);
+                alpha = alpha.max(v - 1);
+            } else {
+                bounds.1 = bounds.1.min(v);
+                beta = beta.min(v + 1);
+            }
+        }
+        let (score, best) = self.root_window(board, alpha, beta, bounds)?;
+        *bounds = (score, score);
+        Some(best)
+    }
+
+    /// A fail-soft principal variation search of the root with window (`alpha`, `beta`), in
+    /// three proofs whose results raise the lower bound in `bounds` as they finish: the first
+    /// move alone (inside the window its exact score is a lower bound, usually the final
+    /// score), then one null-window proof that no other move beats it (the window each of them
+    /// gets in an undivided search, splits included), and an exact search of the others only
+    /// if one does. `None` when stopped.
+    fn root_window(
+        &mut self,
+        board: Board,
+        alpha: i32,
+        beta: i32,
+        bounds: &mut (i32, i32),
+    ) -> Option<(i32, u8)> {
+        let (tt, empties) = (self.tt, board.empties());
+        let mut list = ordered_moves(&board, tt);
+        let search = |attempt: &mut Self, list: &mut [Move], alpha: i32, beta: i32| {
+            attempt.run(board, |search| {
+                search.search_moves(board, list, alpha, beta, empties)
+            })
+        };
+        let (first, first_move) = search(self, &mut list[..1], alpha, beta)?;
+        debug_assert!((-64..=64).contains(&first), "score {first}");
+        if first >= beta || list.len() == 1 {
+            return Some((first, first_move));
+        }
+        if first > alpha {
+            bounds.0 = bounds.0.max(first);
+        }
+        let floor = alpha.max(first);
+        let (rest, rest_move) = search(self, &mut list[1..], floor, floor + 1)?;
+        if rest <= floor {
+            return Some(if rest > first {
+                (rest, rest_move)
+            } else {
+                (first, first_move)
+            });
+        }
+        bounds.0 = bounds.0.max(rest);
+        if rest >= beta {
+            return Some((rest, rest_move));
+        }
+        search(self, &mut list[1..], rest - 1, beta)
+    }
+
+    /// Perfect play from `board` whose exact score is `score`, to the end of the game: at each
+    /// step the first move (table move first) whose child is proven to hold the score. The
+    /// first move tried is `first`, the root search's best move, so the PV starts with it.
+    /// When stopped, the proven part of the PV.
+    fn principal_variation(
+        &mut self,
+        mut board: Board,
+        score: i32,
+        first: u8,
+    ) -> Result<Vec<Option<Square>>, Unfinished> {
+        let root_score = score;
+        let mut score = score;
+        let mut first = Some(first);
+        let mut pv = Vec::new();
+        loop {
+            if board.moves() == 0 {
+                if board.pass().moves() == 0 {
+                    debug_assert_eq!(board.final_score(), score);
+                    break;
+                }
+                pv.push(None);
+                board = board.pass();
+                score = -score;
+                continue;
+            }
+            let mut list = ordered_moves(&board, self.tt);
+            if let Some(f) = first.take() {
+                if let Some(i) = list.iter().position(|m| m.sq == f) {
+                    list[..=i].rotate_right(1);
+                }
+            }
+            let mut next = None;
+            for m in &list {
+                let child = board.play_flips(m.sq as usize, m.flips);
+                // child <= -score proves this move keeps the score (it can never do better).
+                let Some(v) = self.score_of(child, -score, -score + 1) else {
+                    return Err(self.unfinished(root_score, root_score, pv, Vec::new()));
+                };
+                if v <= -score {
+                    next = Some((m.sq, child));
+                    break;
+                }
+            }
+            let Some((sq, child)) = next else {
+                debug_assert!(false, "no move holds the proven score");
+                break;
+            };
+            pv.push(Square::new(sq as usize));
+            board = child;
+            score = -score;
+        }
+        Ok(pv)
     }
 }
 
@@ -511,9 +726,9 @@ fn ordered_moves(board: &Board, tt: &Tables) -> Vec<Move> {
         );
         m.value = if m.sq == tt_move {
             i32::MAX
-        } else if board.empties() >= endgame::SORT_SEARCH_MIN {
+        } else if board.empties() >= endgame::EVAL_ORDER_MIN {
             let mut nodes = 0;
-            -ordering::eval_search(np, no, ROOT_SORT_DEPTH, -1_000_000, 1_000_000, &mut nodes)
+            ordering::learned_order(crate::eval::builtin(), np, no, ROOT_SORT_DEPTH, &mut nodes)
         } else {
             fastest_first(np, no, m.sq as usize, odd)
         };

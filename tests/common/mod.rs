@@ -1,6 +1,9 @@
-//! Helpers shared by the end-to-end tests of the batch commands (`analyze`, `games`): running
-//! the binary in the background and interrupting it once its output has grown.
+//! Helpers shared by the integration tests that include this module (`mod common;`): an exact
+//! solver, and for the batch commands (`analyze`, `games`) running the binary in the background
+//! and interrupting it once its output has grown. Each test crate uses only some of them.
+#![allow(dead_code)]
 
+use osolve::search::{SolveOptions, Solver};
 use std::fs;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -51,4 +54,14 @@ pub fn interrupt_after(mut child: Child, path: &Path, lines: usize, signal: &str
     assert!(status.success());
     let output = child.wait_with_output().unwrap();
     (output.status.code().unwrap_or(-1), text(&output.stderr))
+}
+
+/// An exact solver (not WLD) with `threads` threads and a table of `hash_mb` MiB.
+pub fn solver(threads: usize, hash_mb: usize) -> Solver {
+    Solver::new(SolveOptions {
+        threads,
+        hash_mb,
+        wld: false,
+    })
+    .expect("the solver builds")
 }

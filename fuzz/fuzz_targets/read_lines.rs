@@ -1,0 +1,8 @@
+//! libFuzzer target: the `read_lines` check of `fuzz/harness.rs` on every input.
+
+#![no_main]
+
+#[path = "../harness.rs"]
+mod harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| harness::read_lines(data));

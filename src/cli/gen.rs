@@ -1,0 +1,172 @@
+//! `osolve gen`: makes labelled training positions for `osolve train` and writes them as OBF
+//! lines with the score (`<board> <side>; +6;`), flushing every batch so an interrupted run
+//! keeps complete lines. Prints the throughput summary on standard error.
+
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use osolve::eval::{builtin, Weights};
+use osolve::learn::gen::{generate, GenError, GenOptions, Label, Policy};
+use osolve::notation::format_obf_final;
+use osolve::report::learn::gen_summary;
+
+use super::{interrupt, EXIT_INTERRUPTED, EXIT_OK};
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PolicyArg {
+    /// Uniformly random moves.
+    Random,
+    /// Random opening, then the best move by the evaluation with some random moves.
+    SelfPlay,
+}
+
+/// Arguments of `osolve gen`.
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// Positions to write.
+    #[arg(long, default_value_t = 10_000)]
+    positions: usize,
+    /// Range of empties, e.g. 12-22.
+    #[arg(long, default_value = "12-22", value_parser = parse_range)]
+    empties: (u32, u32),
+    /// Seed of the games (the same seed gives the same file).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How games are played.
+    #[arg(long, value_enum, default_value = "random")]
+    policy: PolicyArg,
+    /// Self-play: opening moves played at random.
+    #[arg(long, default_value_t = 10)]
+    random_plies: u32,
+    /// Self-play: chance of a random move after the opening.
+    #[arg(long, default_value_t = 0.1)]
+    epsilon: f64,
+    /// Label with a depth-limited search of this many plies instead of the exact solver.
+    #[arg(long, value_name = "PLIES")]
+    search_depth: Option<u32>,
+    /// Weights for self-play and search labels (default: the built-in ones).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
+    /// Labelling threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Transposition table of each labelling thread, MiB.
+    #[arg(long = "hash-mb", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash_mb: u32,
+    /// Output file.
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
+}
+
+fn parse_range(text: &str) -> Result<(u32, u32), String> {
+    let (lo, hi) = text.split_once('-').unwrap_or((text, text));
+    let lo: u32 = lo
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number, found '{lo}'"))?;
+    let hi: u32 = hi
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number, found '{hi}'"))?;
+    if lo > hi || hi > 60 {
+        return Err(format!(
+            "expected LOW-HIGH with LOW <= HIGH <= 60, found '{text}'"
+        ));
+    }
+    Ok((lo, hi))
+}
+
+/// Loads weights from a file written by `osolve train`.
+pub fn load_weights(path: &PathBuf) -> anyhow::Result<Weights> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Weights::from_bytes(&bytes).with_context(|| format!("{}", path.display()))
+}
+
+/// Runs the subcommand.
+pub fn run(args: GenArgs) -> anyhow::Result<i32> {
+    if !(0.0..=1.0).contains(&args.epsilon) {
+        bail!("--epsilon must be between 0 and 1, found {}", args.epsilon);
+    }
+    let weights = match &args.weights {
+        Some(path) => load_weights(path)?,
+        None => builtin().clone(),
+    };
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let options = GenOptions {
+        positions: args.positions,
+        min_empties: args.empties.0,
+        max_empties: args.empties.1,
+        seed: args.seed,
+        threads,
+        hash_mb: args.hash_mb as usize,
+        policy: match args.policy {
+            PolicyArg::Random => Policy::Random,
+            PolicyArg::SelfPlay => Policy::SelfPlay {
+                random_plies: args.random_plies,
+                epsilon: args.epsilon,
+            },
+        },
+        label: match args.search_depth {
+            Some(depth) => Label::Search { depth },
+            None => Label::Exact,
+        },
+    };
+    let file = File::create(&args.output)
+        .with_context(|| format!("cannot create {}", args.output.display()))?;
+    let mut out = BufWriter::new(file);
+    let bar = io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(args.positions as u64);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {pos}/{len} positions [{wide_bar}] {elapsed_precise} ETA {eta}",
+            )
+            .expect("the template is valid")
+            .progress_chars("=> "),
+        );
+        bar
+    });
+    let interrupt = interrupt();
+    let mut write_error = None;
+    let result = generate(
+        &options,
+        &weights,
+        &mut |position, score| {
+            let line = format_obf_final(position, score);
+            writeln!(out, "{line}").inspect_err(|e| write_error = Some(e.to_string()))
+        },
+        &|done| {
+            if let Some(bar) = &bar {
+                bar.set_position(done);
+            }
+        },
+        &|| interrupt.is_set(),
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    out.flush()
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    match result {
+        Ok(stats) => {
+            eprint!("{}", gen_summary(&stats, threads));
+            Ok(EXIT_OK)
+        }
+        Err(GenError::Stopped(stats)) => {
+            eprint!("{}", gen_summary(&stats, threads));
+            eprintln!(
+                "interrupted: {} complete lines kept in {}",
+                stats.positions,
+                args.output.display()
+            );
+            Ok(EXIT_INTERRUPTED)
+        }
+        Err(e) => Err(anyhow::Error::new(e).context(format!("{}", args.output.display()))),
+    }
+}

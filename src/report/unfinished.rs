@@ -1,0 +1,259 @@
+//! Reports of searches stopped by a limit before they proved their result: the proven bounds
+//! as people read them (`score >= +2`) and as programs do (`2..64`, JSON `"score":null,
+//! "lower":2,"upper":64`), and the `osolve solve` reports of such a position (human, quiet,
+//! JSON). Never written as an exact score. Strings in, strings out.
+
+use serde::{Deserialize, Serialize};
+
+use super::solve::move_name;
+use super::{diagram, work_text};
+use crate::bench::nps;
+use crate::board::{Color, Position};
+use crate::notation::{format_board, Source};
+use crate::search::{Bounds, Unfinished};
+
+/// Proven bounds for people: `score +38` when they meet, `score >= +2`, `score <= -4`,
+/// `-10 <= score <= -2`, `score unknown`; with WLD the results still possible: `result win`,
+/// `result draw or win`, `result loss or draw`, `result unknown`.
+pub fn bounds_text(bounds: &Bounds, wld: bool) -> String {
+    let (lower, upper) = (bounds.lower, bounds.upper);
+    if wld {
+        let names = ["loss", "draw", "win"];
+        let possible: Vec<&str> = (lower.max(-1)..=upper.min(1))
+            .map(|s| names[(s + 1) as usize])
+            .collect();
+        return match possible.len() {
+            3 => "result unknown".to_string(),
+            _ => format!("result {}", possible.join(" or ")),
+        };
+    }
+    match (lower, upper) {
+        (l, u) if l == u => format!("score {l:+}"),
+        (-64, 64) => "score unknown".to_string(),
+        (l, 64) => format!("score >= {l:+}"),
+        (-64, u) => format!("score <= {u:+}"),
+        (l, u) => format!("{l:+} <= score <= {u:+}"),
+    }
+}
+
+/// Proven bounds for programs: `lower..upper`, such as `2..64` (the CSV `best_score` of an
+/// unfinished position).
+pub fn range_text(bounds: &Bounds) -> String {
+    format!("{}..{}", bounds.lower, bounds.upper)
+}
+
+/// A position whose solve stopped before it finished, with what it proved.
+#[derive(Clone, Copy, Debug)]
+pub struct StoppedSolve<'a> {
+    /// The position.
+    pub position: &'a Position,
+    /// Whether only win/draw/loss was sought.
+    pub wld: bool,
+    /// Search threads.
+    pub threads: usize,
+    /// What the search proved.
+    pub unfinished: &'a Unfinished,
+}
+
+/// The result line of a stopped solve, without a newline:
+/// `unfinished (time limit): score >= +2  nodes 21.3M  1.00 s  21.3 Mn/s`; once the score is
+/// proven, the proven part of the PV follows it: `unfinished (node limit): score +38  pv a2 b1
+/// (incomplete)  nodes ...`.
+pub fn stopped_line(stopped: &StoppedSolve<'_>) -> String {
+    let unfinished = stopped.unfinished;
+    let mut line = format!(
+        "unfinished ({}): {}",
+        unfinished.bounds.reason,
+        bounds_text(&unfinished.bounds, stopped.wld)
+    );
+    if !unfinished.pv.is_empty() {
+        let pv: Vec<String> = unfinished.pv.iter().map(|&mv| move_name(mv)).collect();
+        line.push_str(&format!("  pv {} (incomplete)", pv.join(" ")));
+    }
+    line.push_str(&work_text(unfinished.nodes, unfinished.time));
+    line
+}
+
+/// The human report of a stopped solve: the source, the diagram, the result line, an empty line.
+pub fn human_stopped(source: &Source, stopped: &StoppedSolve<'_>, unicode: bool) -> String {
+    format!(
+        "{source}\n{}{}\n\n",
+        diagram(stopped.position, unicode),
+        stopped_line(stopped)
+    )
+}
+
+/// The one-line report of a stopped solve (`--quiet`).
+pub fn quiet_stopped(source: &Source, stopped: &StoppedSolve<'_>) -> String {
+    format!("{source}  {}\n", stopped_line(stopped))
+}
+
+/// A stopped solve as `osolve solve --json` writes it: the keys of a solved record, with
+/// `score`, `result` and `final_discs` null, plus the proven bounds and why it stopped.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoppedRecord {
+    /// Where the position came from.
+    pub source: String,
+    /// The board string.
+    pub position: String,
+    /// Empty squares.
+    pub empties: u32,
+    /// "black" or "white".
+    pub side_to_move: Color,
+    /// Always null: the score was not proven exactly (see `lower` and `upper`).
+    pub score: Option<i32>,
+    /// Proven lower bound of the score (with WLD, of its sign).
+    pub lower: i32,
+    /// Proven upper bound of the score.
+    pub upper: i32,
+    /// Why the search stopped: "time limit", "node limit" or "interrupted".
+    pub unfinished: String,
+    /// Always null.
+    pub result: Option<String>,
+    /// Whether only win/draw/loss was sought.
+    pub wld: bool,
+    /// The first move of the proven PV (`--` for a forced pass), `null` when none is proven.
+    pub best_move: Option<String>,
+    /// The proven beginning of the PV (empty until the score is proven).
+    pub pv: Vec<String>,
+    /// Always null.
+    pub final_discs: Option<()>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall time until the stop, in milliseconds.
+    pub time_ms: f64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Search threads.
+    pub threads: usize,
+}
+
+impl StoppedRecord {
+    /// The record of `stopped`, the position found at `source`.
+    pub fn new(source: &Source, stopped: &StoppedSolve<'_>) -> StoppedRecord {
+        let unfinished = stopped.unfinished;
+        let pv: Vec<String> = unfinished.pv.iter().map(|&mv| move_name(mv)).collect();
+        StoppedRecord {
+            source: source.to_string(),
+            position: format_board(stopped.position),
+            empties: stopped.position.board.empties(),
+            side_to_move: stopped.position.to_move,
+            score: None,
+            lower: unfinished.bounds.lower,
+            upper: unfinished.bounds.upper,
+            unfinished: unfinished.bounds.reason.to_string(),
+            result: None,
+            wld: stopped.wld,
+            best_move: pv.first().cloned(),
+            pv,
+            final_discs: None,
+            nodes: unfinished.nodes,
+            time_ms: (unfinished.time.as_secs_f64() * 1e6).round() / 1e3,
+            nps: nps(unfinished.nodes, unfinished.time).round() as u64,
+            threads: stopped.threads,
+        }
+    }
+}
+
+/// The JSON report of a stopped solve: one [`StoppedRecord`] and a newline.
+pub fn json_stopped(source: &Source, stopped: &StoppedSolve<'_>) -> String {
+    let mut line = serde_json::to_string(&StoppedRecord::new(source, stopped))
+        .expect("a record of strings and numbers always serialises");
+    line.push('\n');
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{MoveScore, StopReason};
+    use std::time::Duration;
+
+    fn bounds(lower: i32, upper: i32) -> Bounds {
+        Bounds {
+            reason: StopReason::TimeLimit,
+            lower,
+            upper,
+        }
+    }
+
+    #[test]
+    fn bounds_read_as_inequalities() {
+        let cases = [
+            ((2, 64), "score >= +2"),
+            ((-64, -4), "score <= -4"),
+            ((-10, -2), "-10 <= score <= -2"),
+            ((-64, 64), "score unknown"),
+            ((0, 0), "score +0"),
+        ];
+        for ((lower, upper), text) in cases {
+            assert_eq!(bounds_text(&bounds(lower, upper), false), text);
+        }
+        let wld = [
+            ((-1, 1), "result unknown"),
+            ((0, 1), "result draw or win"),
+            ((-1, 0), "result loss or draw"),
+            ((1, 1), "result win"),
+        ];
+        for ((lower, upper), text) in wld {
+            assert_eq!(bounds_text(&bounds(lower, upper), true), text);
+        }
+        assert_eq!(range_text(&bounds(2, 64)), "2..64");
+    }
+
+    #[test]
+    fn stopped_solves_report_bounds_never_a_score() {
+        let position = crate::notation::parse_position(
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+        )
+        .unwrap()
+        .position;
+        let unfinished = Unfinished {
+            bounds: bounds(2, 64),
+            pv: Vec::new(),
+            moves: Vec::<MoveScore>::new(),
+            nodes: 2_000_000,
+            time: Duration::from_millis(100),
+        };
+        let stopped = StoppedSolve {
+            position: &position,
+            wld: false,
+            threads: 2,
+            unfinished: &unfinished,
+        };
+        assert_eq!(
+            stopped_line(&stopped),
+            "unfinished (time limit): score >= +2  nodes 2.00M  0.10 s  20.0 Mn/s"
+        );
+        let source = Source::new("ffo-40.obf", 1);
+        let line = json_stopped(&source, &stopped);
+        assert!(line.contains(
+            "\"score\":null,\"lower\":2,\"upper\":64,\"unfinished\":\"time limit\",\"result\":null"
+        ));
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["best_move"], serde_json::Value::Null);
+        assert_eq!(value["final_discs"], serde_json::Value::Null);
+        assert_eq!(value["nps"], 20_000_000);
+        let proven = Unfinished {
+            bounds: bounds(38, 38),
+            pv: vec![Some("a2".parse().unwrap()), Some("b1".parse().unwrap())],
+            ..unfinished.clone()
+        };
+        let stopped = StoppedSolve {
+            unfinished: &proven,
+            ..stopped
+        };
+        assert_eq!(
+            quiet_stopped(&source, &stopped),
+            "ffo-40.obf:1  unfinished (time limit): score +38  pv a2 b1 (incomplete)  nodes \
+             2.00M  0.10 s  20.0 Mn/s\n"
+        );
+        let value: serde_json::Value =
+            serde_json::from_str(&json_stopped(&source, &stopped)).unwrap();
+        assert_eq!(value["best_move"], "a2");
+        assert_eq!(value["score"], serde_json::Value::Null);
+        let human = human_stopped(&source, &stopped, false);
+        assert!(human.starts_with("ffo-40.obf:1\n  a b c d e f g h\n"));
+        assert!(human.ends_with("(incomplete)  nodes 2.00M  0.10 s  20.0 Mn/s\n\n"));
+    }
+}
