@@ -10,6 +10,10 @@
 use std::io::Cursor;
 
 use osolve::analyze::Shard;
+use osolve::games::ggf::GgfReader;
+use osolve::games::transcript::TranscriptReader;
+use osolve::games::wthor::{Names, WthorReader};
+use osolve::games::{sniff, Game, GameError};
 use osolve::notation::{format_board, parse_position, ParseError, PositionReader};
 use osolve::report::analyze::{written, Format};
 
@@ -17,11 +21,12 @@ use osolve::report::analyze::{written, Format};
 pub type Check = fn(&[u8]);
 
 /// The targets by name: the name of each cargo-fuzz target and of its corpus directory.
-pub const TARGETS: [(&str, Check); 4] = [
+pub const TARGETS: [(&str, Check); 5] = [
     ("parse_text", parse_text),
     ("read_lines", read_lines),
     ("shard", shard),
     ("resume", resume),
+    ("games", games),
 ];
 
 /// A located error is one line, names its source and says what was wrong.
@@ -128,4 +133,52 @@ pub fn resume(data: &[u8]) {
             Err(message) => assert!(!message.contains('\n'), "{message:?}"),
         }
     }
+}
+
+/// A games file (`osolve games`) read as each kind: WThor, GGF and transcripts, whatever the
+/// bytes say, and as the kind its content is sniffed as. Every item is a game that replays
+/// legally from its start to a finished game, or a one-line error naming the file; the reader
+/// ends (at most one item per record, game or line, plus one for the file).
+pub fn games(data: &[u8]) {
+    let _ = sniff(data, "in.wtb");
+    let name = || std::sync::Arc::<str>::from("in.games");
+    let bound = data.len() + 2;
+    let readers: [Box<dyn Iterator<Item = Result<Game, GameError>>>; 3] = [
+        Box::new(WthorReader::new(Cursor::new(data), name(), Names::default())),
+        Box::new(GgfReader::new(Cursor::new(data), name())),
+        Box::new(TranscriptReader::new(Cursor::new(data), name())),
+    ];
+    for reader in readers {
+        let mut items = 0;
+        for item in reader {
+            items += 1;
+            assert!(items <= bound, "more items than bytes");
+            match item {
+                Ok(game) => check_game(&game),
+                Err(error) => {
+                    let text = error.to_string();
+                    assert!(!text.contains('\n'), "{text:?}");
+                    assert!(text.starts_with("in.games"), "{text:?}");
+                }
+            }
+        }
+    }
+}
+
+/// A game read from a file: its moves replay legally from its start and end the game.
+fn check_game(game: &Game) {
+    assert_eq!(game.moves.len(), game.positions.len());
+    let mut position = game.start;
+    for (i, &mv) in game.moves.iter().enumerate() {
+        if position.board.moves() == 0 {
+            position = position.pass();
+        }
+        assert_eq!(position, game.positions[i], "move {}", i + 1);
+        position = position.play(mv).expect("a legal move");
+    }
+    if position.board.moves() == 0 && !position.board.is_game_over() {
+        position = position.pass();
+    }
+    assert_eq!(position.board, game.end.board);
+    assert!(game.end.board.is_game_over());
 }
