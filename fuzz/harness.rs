@@ -144,7 +144,11 @@ pub fn games(data: &[u8]) {
     let name = || std::sync::Arc::<str>::from("in.games");
     let bound = data.len() + 2;
     let readers: [Box<dyn Iterator<Item = Result<Game, GameError>>>; 3] = [
-        Box::new(WthorReader::new(Cursor::new(data), name(), Names::default())),
+        Box::new(WthorReader::new(
+            Cursor::new(data),
+            name(),
+            Names::default(),
+        )),
         Box::new(GgfReader::new(Cursor::new(data), name())),
         Box::new(TranscriptReader::new(Cursor::new(data), name())),
     ];
