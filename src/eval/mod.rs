@@ -268,7 +268,8 @@ pub fn evaluate_mobility(
 
 /// Depth-limited alpha-beta with the learned evaluation at the leaves and exact scores at the
 /// end of the game, in 1/SCALE discs for the side to move. A label for positions too deep to
-/// solve, and the move chooser of self-play.
+/// solve, the move chooser of self-play, and the ordering search of the solver. `nodes` counts
+/// the positions visited (this one included).
 pub fn search(
     weights: &Weights,
     player: u64,
@@ -276,14 +277,16 @@ pub fn search(
     depth: u32,
     mut alpha: i32,
     beta: i32,
+    nodes: &mut u64,
 ) -> i32 {
+    *nodes += 1;
     let moves = legal_moves(player, opponent);
     if moves == 0 {
         if legal_moves(opponent, player) == 0 {
             let board = crate::board::Board { player, opponent };
             return board.final_score() * SCALE;
         }
-        return -search(weights, opponent, player, depth, -beta, -alpha);
+        return -search(weights, opponent, player, depth, -beta, -alpha, nodes);
     }
     if depth == 0 {
         let empties = 64 - (player | opponent).count_ones();
@@ -306,6 +309,7 @@ pub fn search(
             depth - 1,
             -beta,
             -alpha,
+            nodes,
         );
         if v > best {
             best = v;

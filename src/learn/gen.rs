@@ -155,6 +155,7 @@ fn choose(
                         0,
                         -64 * SCALE - 1,
                         64 * SCALE + 1,
+                        &mut 0,
                     );
                     // Ties broken at random so that self-play games differ.
                     (v, rng.below(1 << 16), sq)
@@ -180,6 +181,7 @@ fn label(
     match options.label {
         Label::Search { depth } => {
             let b = position.board;
+            let mut nodes = 0;
             let v = eval_search(
                 weights,
                 b.player,
@@ -187,9 +189,10 @@ fn label(
                 depth,
                 -65 * SCALE,
                 65 * SCALE,
+                &mut nodes,
             );
             let discs = (v as f64 / SCALE as f64).round() as i32;
-            Ok((discs.clamp(-64, 64), 0, start.elapsed()))
+            Ok((discs.clamp(-64, 64), nodes, start.elapsed()))
         }
         Label::Exact => SOLVER.with(|cell| {
             let mut slot = cell.borrow_mut();

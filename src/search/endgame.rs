@@ -29,6 +29,12 @@ pub const EVAL_ORDER_MIN: u32 = 12;
 pub const EVAL_DEPTH_1_MIN: u32 = 15;
 /// From this many empties up, from a 2-ply search.
 pub const EVAL_DEPTH_2_MIN: u32 = 19;
+/// From this many empties up, from a 3-ply search.
+pub const EVAL_DEPTH_3_MIN: u32 = 21;
+/// From this many empties up, from a 4-ply search. (FFO #41-#44 and #46-#48, one thread,
+/// nodes with the evaluation's own counted: 2-ply from 19 and no deeper, 537 M; 3-ply from 21
+/// and 4-ply from 23, 510 M; the same one empty lower, 521 M.)
+pub const EVAL_DEPTH_4_MIN: u32 = 23;
 /// Below this many empties the deep search does not look for a cancellation.
 const CANCEL_CHECK_MIN: u32 = 10;
 /// Below this many empties the stability cutoff costs more than the nodes it saves.
@@ -624,7 +630,11 @@ impl<'a> Search<'a> {
             let value = if sq as u8 == tt_move {
                 i32::MAX
             } else if empties >= EVAL_ORDER_MIN {
-                let depth = if empties >= EVAL_DEPTH_2_MIN {
+                let depth = if empties >= EVAL_DEPTH_4_MIN {
+                    4
+                } else if empties >= EVAL_DEPTH_3_MIN {
+                    3
+                } else if empties >= EVAL_DEPTH_2_MIN {
                     2
                 } else if empties >= EVAL_DEPTH_1_MIN {
                     1
