@@ -35,6 +35,13 @@ pub const EVAL_DEPTH_3_MIN: u32 = 21;
 /// nodes with the evaluation's own counted: 2-ply from 19 and no deeper, 537 M; 3-ply from 21
 /// and 4-ply from 23, 510 M; the same one empty lower, 521 M.)
 pub const EVAL_DEPTH_4_MIN: u32 = 23;
+/// Moves searched one after the other at a node before the rest are searched in parallel
+/// (Young Brothers Wait with two elder brothers). With the learned ordering a node whose first
+/// move does not cut often cuts on its second, so splitting after one wasted work: FFO #40-#49
+/// on two threads took 100.5 s (3.03 G nodes) splitting after one move and 81.2 s (2.71 G)
+/// after two; FFO #49 alone, two runs each, 54.8 and 49.4 s against 45.3 and 48.2 s.
+const SPLIT_ELDEST: usize = 2;
+
 /// Below this many empties the deep search does not look for a cancellation.
 const CANCEL_CHECK_MIN: u32 = 10;
 /// Below this many empties the stability cutoff costs more than the nodes it saves.
@@ -687,7 +694,7 @@ impl<'a> Search<'a> {
     }
 
     /// Principal variation search over an ordered move list; returns (score, best move square).
-    /// Above `split_min` empties the moves after the first are searched in parallel.
+    /// Above `split_min` empties the moves after the first `SPLIT_ELDEST` are searched in parallel.
     pub fn search_moves(
         &mut self,
         board: Board,
@@ -709,7 +716,7 @@ impl<'a> Search<'a> {
             }
             list.swap(i, k);
             let m = list[i];
-            if i > 0 && empties >= self.split_min && n - i >= 2 {
+            if i >= SPLIT_ELDEST && empties >= self.split_min && n - i >= 2 {
                 list[i..].sort_unstable_by_key(|m| -m.value);
                 let (v, mv) = self.split(board, &list[i..], alpha, beta, empties, best);
                 if v > best {
@@ -742,7 +749,7 @@ impl<'a> Search<'a> {
         (best, best_move)
     }
 
-    /// Young Brothers Wait: the eldest brother is done; the others run in parallel with a shared
+    /// Young Brothers Wait: the elder brothers are done; the others run in parallel with a shared
     /// alpha, and the first to reach beta cancels the rest.
     fn split(
         &mut self,
