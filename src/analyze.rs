@@ -237,12 +237,7 @@ pub fn analyze_position(
             let best_score = moves
                 .first()
                 .map_or_else(|| final_score(board.final_score()), |m| m.score);
-            let mut best: Vec<Option<Square>> = moves
-                .iter()
-                .filter(|m| m.score == best_score)
-                .map(|m| m.mv)
-                .collect();
-            best.sort();
+            let best = best_moves_of(&moves, best_score);
             (moves, best_score, best, nodes)
         })
     };
@@ -278,6 +273,17 @@ pub fn analyze_position(
     }
     analysis.time = start.elapsed();
     Ok(analysis)
+}
+
+/// The moves of `moves` that reach `best_score`, in square order.
+pub fn best_moves_of(moves: &[MoveScore], best_score: i32) -> Vec<Option<Square>> {
+    let mut best: Vec<Option<Square>> = moves
+        .iter()
+        .filter(|m| m.score == best_score)
+        .map(|m| m.mv)
+        .collect();
+    best.sort();
+    best
 }
 
 /// Compares an analysis with the annotations of its input line; `None` when there are none.

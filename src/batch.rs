@@ -271,11 +271,7 @@ where
     I: Iterator<Item = Result<W::Item, W::Bad>> + Send + 'static,
 {
     let start = Instant::now();
-    let threads = if options.threads == 0 {
-        thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        options.threads
-    };
+    let threads = crate::search::thread_count(options.threads);
     let solver = |threads: usize, hash_mb: usize| {
         let mut solver = Solver::new(SolveOptions {
             threads,

@@ -95,10 +95,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
         Some(path) => load_weights(path)?,
         None => builtin().clone(),
     };
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        usize::from,
-    );
+    let threads = osolve::search::thread_count(args.threads.map_or(0, usize::from));
     let options = GenOptions {
         positions: args.positions,
         min_empties: args.empties.0,

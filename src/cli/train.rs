@@ -71,7 +71,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         augment: !args.no_augment,
         min_samples: args.min_samples,
     };
-    let (weights, reports, stats) = train(samples, &options);
+    let (weights, reports, stats) = train(samples, &options)?;
     print!("{}", train_table(&reports, &stats));
     let bytes = weights.to_bytes();
     std::fs::write(&args.output, &bytes)

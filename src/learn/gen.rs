@@ -226,18 +226,7 @@ pub fn generate(
 ) -> Result<GenStats, GenError> {
     assert!(options.min_empties <= options.max_empties && options.max_empties <= 60);
     let start = Instant::now();
-    let threads = if options.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        options.threads
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| SearchError::Threads {
-            threads,
-            reason: e.to_string(),
-        })?;
+    let (pool, threads) = crate::search::thread_pool(options.threads)?;
     let mut stats = GenStats {
         by_empties: (options.min_empties..=options.max_empties)
             .map(|e| (e, 0, Duration::ZERO))

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use super::canonical;
 use crate::board::Board;
 use crate::eval::{evaluate_with, feature_indices, set_of, Weights, ACTIVE, SCALE, SETS, SET_LEN};
+use crate::search::SearchError;
 
 /// Fitting options.
 #[derive(Clone, Debug)]
@@ -82,11 +83,12 @@ struct Sample {
 }
 
 /// Fits weights to `(board, score)` samples (score: final disc differential for the side to
-/// move). Returns the weights, a report per trained set and the totals.
+/// move). Returns the weights, a report per trained set and the totals; an error only when the
+/// threads cannot start.
 pub fn train(
     samples: impl IntoIterator<Item = (Board, i32)>,
     options: &TrainOptions,
-) -> (Weights, Vec<SetReport>, TrainStats) {
+) -> Result<(Weights, Vec<SetReport>, TrainStats), SearchError> {
     let mut stats = TrainStats::default();
     let mut seen = HashSet::new();
     let mut data = Vec::new();
@@ -110,15 +112,7 @@ pub fn train(
             board,
         });
     }
-    let threads = if options.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        options.threads
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool");
+    let (pool, _) = crate::search::thread_pool(options.threads)?;
     let fitted: Vec<(usize, Option<FittedSet>)> = pool.install(|| {
         (0..SETS)
             .into_par_iter()
@@ -133,7 +127,7 @@ pub fn train(
             reports.push(report);
         }
     }
-    (Weights::from_sets(sets), reports, stats)
+    Ok((Weights::from_sets(sets), reports, stats))
 }
 
 /// Fits one set on the training samples of its empties and one to either side; `None` when
@@ -260,7 +254,7 @@ mod tests {
             augment: true,
             min_samples: 100,
         };
-        let (weights, reports, stats) = train(samples.clone(), &options);
+        let (weights, reports, stats) = train(samples.clone(), &options).unwrap();
         assert_eq!(stats.samples, 6000);
         assert_eq!(reports.len(), 1);
         let r = &reports[0];
@@ -272,7 +266,7 @@ mod tests {
         assert!(r.train_mae < 0.2, "{r:?}");
         assert!(weights.is_trained(10) && !weights.is_trained(9));
         // Deterministic.
-        let (again, _, _) = train(samples, &options);
+        let (again, _, _) = train(samples, &options).unwrap();
         assert_eq!(again, weights);
     }
 }

@@ -31,9 +31,10 @@ pub const EVAL_DEPTH_1_MIN: u32 = 15;
 pub const EVAL_DEPTH_2_MIN: u32 = 19;
 /// From this many empties up, from a 3-ply search.
 pub const EVAL_DEPTH_3_MIN: u32 = 21;
-/// From this many empties up, from a 4-ply search. (FFO #41-#44 and #46-#48, one thread,
-/// nodes with the evaluation's own counted: 2-ply from 19 and no deeper, 537 M; 3-ply from 21
-/// and 4-ply from 23, 510 M; the same one empty lower, 521 M.)
+/// From this many empties up, from a 4-ply search. (FFO #41-#44 and #46-#48, one thread, hash
+/// 64 MiB, nodes with the evaluation's own counted, with a trial fit of the round-3 weights:
+/// 2-ply from 19 and no deeper, 537 M; 3-ply from 21 and 4-ply from 23, 510 M; the same one
+/// empty lower, 521 M.)
 pub const EVAL_DEPTH_4_MIN: u32 = 23;
 /// Moves searched one after the other at a node before the rest are searched in parallel
 /// (Young Brothers Wait with two elder brothers). With the learned ordering a node whose first

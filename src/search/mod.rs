@@ -64,6 +64,28 @@ pub enum SearchError {
     },
 }
 
+/// The threads a `threads` option stands for: itself, or one per core when it is 0.
+pub fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+}
+
+/// A thread pool of [`thread_count`]`(threads)` threads, and that count.
+pub fn thread_pool(threads: usize) -> Result<(rayon::ThreadPool, usize), SearchError> {
+    let threads = thread_count(threads);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SearchError::Threads {
+            threads,
+            reason: e.to_string(),
+        })?;
+    Ok((pool, threads))
+}
+
 /// A search stopped before it proved its result (Ctrl-C, or a stop requested through
 /// [`Solver::stop_handle`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -174,20 +196,7 @@ pub struct Solver {
 impl Solver {
     /// A solver with these options.
     pub fn new(options: SolveOptions) -> Result<Solver, SearchError> {
-        let threads = if options.threads == 0 {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        } else {
-            options.threads
-        };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| SearchError::Threads {
-                threads,
-                reason: e.to_string(),
-            })?;
+        let (pool, threads) = thread_pool(options.threads)?;
         stability::init();
         Ok(Solver {
             tt: Tables::new(options.hash_mb),

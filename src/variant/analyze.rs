@@ -17,9 +17,8 @@ use rayon::prelude::*;
 use super::solver::{VariantOptions, VariantSolver};
 use super::{Rules, Variant, VariantPosition};
 use crate::analyze::{check, Analysis, AnalyzeError, AnalyzeOptions, Sink, Summary};
-use crate::board::Square;
 use crate::notation::{open_path, ParseError, ParseErrorKind, Parsed};
-use crate::search::{MoveScore, SearchError, Stopped};
+use crate::search::{MoveScore, Stopped};
 
 /// Positions solved together, per thread.
 const BATCH_PER_THREAD: usize = 4;
@@ -71,12 +70,7 @@ pub fn analyze_position(
             },
             |m| m.score,
         );
-        let mut best: Vec<Option<Square>> = moves
-            .iter()
-            .filter(|m| m.score == best_score)
-            .map(|m| m.mv)
-            .collect();
-        best.sort();
+        let best = crate::analyze::best_moves_of(&moves, best_score);
         (moves, best_score, best, nodes)
     };
     let mut analysis = Analysis {
@@ -125,18 +119,7 @@ where
     I: Iterator<Item = Result<Parsed, ParseError>>,
 {
     let start = Instant::now();
-    let threads = if options.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        options.threads
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| SearchError::Threads {
-            threads,
-            reason: e.to_string(),
-        })?;
+    let (pool, threads) = crate::search::thread_pool(options.threads)?;
     let solver_options = VariantOptions {
         scoring: variant.scoring,
         wld: options.wld,
