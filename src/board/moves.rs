@@ -3,11 +3,11 @@
 //! Knows nothing of search.
 
 /// Squares not on column a or h: a shift by one column must not wrap across rows.
-const NOT_AH: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+pub(super) const NOT_AH: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 /// Squares not on row 1 or row 8.
-const NOT_18: u64 = 0x00FF_FFFF_FFFF_FF00;
+pub(super) const NOT_18: u64 = 0x00FF_FFFF_FFFF_FF00;
 /// Squares on neither border.
-const INNER: u64 = NOT_AH & NOT_18;
+pub(super) const INNER: u64 = NOT_AH & NOT_18;
 
 /// Moves in one direction pair (shift `s` to higher bits and to lower bits).
 #[inline(always)]
@@ -26,9 +26,24 @@ fn moves_along(player: u64, through: u64, s: u32) -> u64 {
     (up << s) | (down >> s)
 }
 
-/// All legal moves of `player` against `opponent`, as a bitboard of empty squares.
-#[inline]
+/// All legal moves of `player` against `opponent`, as a bitboard of empty squares: the AVX2
+/// kernel where the build has it, else [`legal_moves_portable`].
+#[inline(always)]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        super::flip_simd::legal_moves_avx2(player, opponent)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        legal_moves_portable(player, opponent)
+    }
+}
+
+/// [`legal_moves`] in plain integer code, one direction pair after the other; the twin the
+/// SIMD kernel is tested against.
+#[inline]
+pub fn legal_moves_portable(player: u64, opponent: u64) -> u64 {
     let empty = !(player | opponent);
     let moves = moves_along(player, opponent & NOT_AH, 1)
         | moves_along(player, opponent & NOT_18, 8)
@@ -107,11 +122,9 @@ mod tests {
         let mut rng = crate::board::random::Rng(0x1234_5678);
         for _ in 0..200_000 {
             let (p, o) = rng.board();
-            assert_eq!(
-                legal_moves(p, o),
-                legal_moves_reference(p, o),
-                "p={p:#x} o={o:#x}"
-            );
+            let reference = legal_moves_reference(p, o);
+            assert_eq!(legal_moves(p, o), reference, "p={p:#x} o={o:#x}");
+            assert_eq!(legal_moves_portable(p, o), reference, "p={p:#x} o={o:#x}");
         }
     }
 }

@@ -186,6 +186,16 @@ impl Empties {
     }
 }
 
+/// A move of a shallow node: its index in the node's empties, the child (from the opponent's
+/// view) and its ordering cost (lower first).
+#[derive(Clone, Copy, Default)]
+struct ShallowMove {
+    index: u8,
+    player: u64,
+    opponent: u64,
+    cost: i32,
+}
+
 /// A move with its flips and ordering value.
 #[derive(Clone, Copy, Default)]
 pub struct Move {
@@ -495,8 +505,9 @@ impl<'a> Search<'a> {
         self.shallow(player, opponent, alpha, beta, &list, parity, false)
     }
 
-    /// 5 to `SHALLOW_MAX` empties: squares in odd quadrants first, then by square class;
-    /// stability cutoff; no table.
+    /// 5 to `SHALLOW_MAX` empties: fewest replies left to the opponent first, then squares in
+    /// odd quadrants, then by square class; stability cutoff; no table.
+    #[allow(clippy::too_many_arguments)]
     fn shallow(
         &mut self,
         player: u64,
@@ -514,50 +525,80 @@ impl<'a> Search<'a> {
                 return cut;
             }
         }
+        // Every move with its child and cost: the opponent's replies, less a bonus for an odd
+        // quadrant. The list is in square-class order, so equal costs keep that order.
+        let mut moves = [ShallowMove::default(); SHALLOW_MAX as usize];
+        let mut k = 0;
+        for i in 0..n {
+            let x = list.sq[i] as usize;
+            if NEIGHBOUR[x] & opponent == 0 {
+                continue;
+            }
+            let f = flips(player, opponent, x);
+            if f == 0 {
+                continue;
+            }
+            let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << x));
+            let odd = parity & QUADRANT_BIT[x] != 0;
+            moves[k] = ShallowMove {
+                index: i as u8,
+                player: p,
+                opponent: o,
+                cost: ((legal_moves(p, o).count_ones() as i32) << 4) - if odd { 8 } else { 0 },
+            };
+            k += 1;
+        }
+        if k == 0 {
+            if passed {
+                return Board { player, opponent }.final_score();
+            }
+            return -self.shallow(opponent, player, -beta, -alpha, list, parity, true);
+        }
         let mut best = NO_SCORE;
-        for odd in [true, false] {
-            for i in 0..n {
-                let x = list.sq[i] as usize;
-                if (parity & QUADRANT_BIT[x] != 0) != odd || NEIGHBOUR[x] & opponent == 0 {
-                    continue;
-                }
-                let f = flips(player, opponent, x);
-                if f == 0 {
-                    continue;
-                }
-                let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << x));
-                let mut rest = *list;
-                rest.remove(i);
-                let child_parity = parity ^ QUADRANT_BIT[x];
-                let v = if n == 5 {
-                    let s = &rest.sq;
-                    -self.solve_4_parity(
-                        p,
-                        o,
-                        -beta,
-                        -alpha,
-                        [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
-                        child_parity,
-                    )
-                } else {
-                    -self.shallow(p, o, -beta, -alpha, &rest, child_parity, false)
-                };
-                if v > best {
-                    best = v;
-                    if v >= beta {
-                        return v;
-                    }
-                    alpha = alpha.max(v);
+        for i in 0..k {
+            // Selection: a cutoff on the first move, the usual case, needs no full sort.
+            let mut j = i;
+            for l in i + 1..k {
+                if moves[l].cost < moves[j].cost {
+                    j = l;
                 }
             }
+            moves.swap(i, j);
+            let m = moves[i];
+            let x = list.sq[m.index as usize] as usize;
+            let mut rest = *list;
+            rest.remove(m.index as usize);
+            let child_parity = parity ^ QUADRANT_BIT[x];
+            let v = if n == 5 {
+                let s = &rest.sq;
+                -self.solve_4_parity(
+                    m.player,
+                    m.opponent,
+                    -beta,
+                    -alpha,
+                    [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
+                    child_parity,
+                )
+            } else {
+                -self.shallow(
+                    m.player,
+                    m.opponent,
+                    -beta,
+                    -alpha,
+                    &rest,
+                    child_parity,
+                    false,
+                )
+            };
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+                alpha = alpha.max(v);
+            }
         }
-        if best != NO_SCORE {
-            return best;
-        }
-        if passed {
-            return Board { player, opponent }.final_score();
-        }
-        -self.shallow(opponent, player, -beta, -alpha, list, parity, true)
+        best
     }
 
     /// Child of a deep node: the right layer for its number of empties.
@@ -621,42 +662,22 @@ impl<'a> Search<'a> {
 
         let mut list = [Move::default(); MAX_MOVES];
         let mut n = 0;
-        let odd = odd_region_squares(board.empty());
         let prefetch_children = empties > SHALLOW_MAX + 1 && empties <= TT_MIN;
         for sq in Bits(moves) {
             let f = board.flips(sq);
-            let (np, no) = (board.opponent ^ f, board.player ^ f ^ (1u64 << sq));
             if prefetch_children {
                 self.tt.near.prefetch(
                     Board {
-                        player: np,
-                        opponent: no,
+                        player: board.opponent ^ f,
+                        opponent: board.player ^ f ^ (1u64 << sq),
                     }
                     .hash(),
                 );
             }
-            let value = if sq as u8 == tt_move {
-                i32::MAX
-            } else if empties >= EVAL_ORDER_MIN {
-                let depth = if empties >= EVAL_DEPTH_4_MIN {
-                    4
-                } else if empties >= EVAL_DEPTH_3_MIN {
-                    3
-                } else if empties >= EVAL_DEPTH_2_MIN {
-                    2
-                } else if empties >= EVAL_DEPTH_1_MIN {
-                    1
-                } else {
-                    0
-                };
-                learned_order(self.weights, np, no, depth, &mut self.nodes)
-            } else {
-                fastest_first(np, no, sq, odd)
-            };
             list[n] = Move {
                 sq: sq as u8,
                 flips: f,
-                value,
+                value: 0,
             };
             n += 1;
         }
@@ -678,7 +699,40 @@ impl<'a> Search<'a> {
             }
         }
 
-        let (best, best_move) = self.search_moves(board, list, alpha, beta, empties);
+        // The table's move is searched before the others are ordered: when it cuts, as it
+        // mostly does, their ordering (a search of each at the deepest nodes) is never needed.
+        let mut first = (NO_SCORE, NO_MOVE);
+        let mut searched = 0;
+        if let Some(i) = list.iter().position(|m| m.sq == tt_move) {
+            list.swap(0, i);
+            let m = list[0];
+            let v = -self.child(
+                board.play_flips(m.sq as usize, m.flips),
+                -beta,
+                -alpha,
+                empties - 1,
+            );
+            first = (v, m.sq);
+            searched = 1;
+        }
+        let (best, best_move) = if first.0 >= beta || n == searched {
+            first
+        } else {
+            if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
+                return 0;
+            }
+            let rest = &mut list[searched..];
+            self.order(board, rest, empties);
+            self.search_moves_after(
+                board,
+                rest,
+                alpha.max(first.0),
+                beta,
+                empties,
+                first,
+                searched,
+            )
+        };
         if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
             return 0;
         }
@@ -694,18 +748,61 @@ impl<'a> Search<'a> {
         best
     }
 
+    /// Gives each move of a deep node its ordering value: the learned evaluation from
+    /// `EVAL_ORDER_MIN` empties up, fastest-first below.
+    fn order(&mut self, board: Board, list: &mut [Move], empties: u32) {
+        let odd = odd_region_squares(board.empty());
+        let depth = if empties >= EVAL_DEPTH_4_MIN {
+            4
+        } else if empties >= EVAL_DEPTH_3_MIN {
+            3
+        } else if empties >= EVAL_DEPTH_2_MIN {
+            2
+        } else if empties >= EVAL_DEPTH_1_MIN {
+            1
+        } else {
+            0
+        };
+        for m in list.iter_mut() {
+            let sq = m.sq as usize;
+            let (np, no) = (
+                board.opponent ^ m.flips,
+                board.player ^ m.flips ^ (1u64 << sq),
+            );
+            m.value = if empties >= EVAL_ORDER_MIN {
+                learned_order(self.weights, np, no, depth, &mut self.nodes)
+            } else {
+                fastest_first(np, no, sq, odd)
+            };
+        }
+    }
+
     /// Principal variation search over an ordered move list; returns (score, best move square).
     /// Above `split_min` empties the moves after the first `SPLIT_ELDEST` are searched in parallel.
     pub fn search_moves(
         &mut self,
         board: Board,
         list: &mut [Move],
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         empties: u32,
     ) -> (i32, u8) {
-        let mut best = NO_SCORE;
-        let mut best_move = NO_MOVE;
+        self.search_moves_after(board, list, alpha, beta, empties, (NO_SCORE, NO_MOVE), 0)
+    }
+
+    /// [`Search::search_moves`] after `searched` elder moves whose best score and move were
+    /// `best` (alpha already raised by it): every move of `list` gets a null window first.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves_after(
+        &mut self,
+        board: Board,
+        list: &mut [Move],
+        mut alpha: i32,
+        beta: i32,
+        empties: u32,
+        (mut best, mut best_move): (i32, u8),
+        searched: usize,
+    ) -> (i32, u8) {
         let n = list.len();
         for i in 0..n {
             // Selection: the best remaining move goes next (cutoffs make a full sort wasteful).
@@ -717,7 +814,7 @@ impl<'a> Search<'a> {
             }
             list.swap(i, k);
             let m = list[i];
-            if i >= SPLIT_ELDEST && empties >= self.split_min && n - i >= 2 {
+            if i + searched >= SPLIT_ELDEST && empties >= self.split_min && n - i >= 2 {
                 list[i..].sort_unstable_by_key(|m| -m.value);
                 let (v, mv) = self.split(board, &list[i..], alpha, beta, empties, best);
                 if v > best {
@@ -727,7 +824,7 @@ impl<'a> Search<'a> {
                 return (best, best_move);
             }
             let child = board.play_flips(m.sq as usize, m.flips);
-            let v = if i == 0 {
+            let v = if i + searched == 0 {
                 -self.child(child, -beta, -alpha, empties - 1)
             } else {
                 let mut v = -self.child(child, -alpha - 1, -alpha, empties - 1);
