@@ -1,6 +1,6 @@
 //! The negamax ladder of the exact solver, from the last empty square upward:
-//! `solve_1` (flip counts from tables), `solve_2`..`solve_4` (no move generation),
-//! `shallow` (parity ordering, stability cutoff, no hash table) and `deep` (fastest-first
+//! `solve_1` (flip counts from tables), `solve_2`..`solve_4` (no move generation, parity order),
+//! `shallow` (fewest replies first, stability cutoff, no hash table) and `deep` (fastest-first
 //! ordering, the lock-free near table then the `DashMap` transposition table, enhanced
 //! transposition cutoff, and Young Brothers Wait splits on rayon). All functions are fail-soft alpha-beta on exact disc differentials, with the empty
 //! squares of a finished game given to the winner.
@@ -15,27 +15,30 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-/// At or below this many empties the parity-ordered shallow search takes over.
-pub const SHALLOW_MAX: u32 = 7;
+/// At or below this many empties the shallow search (no table) takes over. (FFO #41-#48, one
+/// thread, hash 64 MiB: 7, 646 M nodes; 6, 619 M; 5, 581 M but slower.)
+pub const SHALLOW_MAX: u32 = 6;
 /// From this many empties up the `DashMap` table is probed and stored; deep nodes below it use
 /// the lock-free near table.
 pub const TT_MIN: u32 = 11;
 /// From this many empties up children are probed in the table before searching (ETC).
-pub const ETC_MIN: u32 = 14;
+/// (FFO #41-#48: from 14, 619 M nodes; from 12, 600 M.)
+pub const ETC_MIN: u32 = 12;
 /// From this many empties up, moves are ordered by the learned evaluation of each child (with
 /// the opponent's mobility); below, by fastest-first and parity.
 pub const EVAL_ORDER_MIN: u32 = 12;
 /// From this many empties up, the evaluation of a child comes from a 1-ply search.
 pub const EVAL_DEPTH_1_MIN: u32 = 15;
 /// From this many empties up, from a 2-ply search.
-pub const EVAL_DEPTH_2_MIN: u32 = 19;
+pub const EVAL_DEPTH_2_MIN: u32 = 17;
 /// From this many empties up, from a 3-ply search.
-pub const EVAL_DEPTH_3_MIN: u32 = 21;
-/// From this many empties up, from a 4-ply search. (FFO #41-#44 and #46-#48, one thread, hash
-/// 64 MiB, nodes with the evaluation's own counted, with a trial fit of the round-3 weights:
-/// 2-ply from 19 and no deeper, 537 M; 3-ply from 21 and 4-ply from 23, 510 M; the same one
-/// empty lower, 521 M.)
-pub const EVAL_DEPTH_4_MIN: u32 = 23;
+pub const EVAL_DEPTH_3_MIN: u32 = 19;
+/// From this many empties up, from a 4-ply search. (FFO #41-#48, one thread, hash 64 MiB,
+/// nodes with the evaluation's own counted, shipped weights, the shallow layer ordered by
+/// replies: 1/2/3/4-ply from 15/19/21/23 empties, 533 M; 14/17/20/22, 490 M; 14/16/19/21,
+/// 471 M; 15/17/19/21, 447 M; 15/16/20/21, 446 M; 5-ply from 24, 542 M; 6-ply from 24, 435 M
+/// but slower.)
+pub const EVAL_DEPTH_4_MIN: u32 = 21;
 /// Moves searched one after the other at a node before the rest are searched in parallel
 /// (Young Brothers Wait with two elder brothers). With the learned ordering a node whose first
 /// move does not cut often cuts on its second, so splitting after one wasted work: FFO #40-#49
@@ -77,10 +80,11 @@ const fn neighbour_table() -> [u64; 64] {
 static NEIGHBOUR: [u64; 64] = neighbour_table();
 
 /// Stability cutoffs are only tried when alpha is this high for the number of empties: below
-/// it the opponent cannot have enough stable discs to matter, and computing them is wasted.
+/// it the opponent rarely has enough stable discs to matter, and computing them is wasted.
+/// (FFO #41-#48: 2e-2, 577 M nodes; 2e-6, 533 M; 2e-12, 529 M.)
 #[inline(always)]
 fn stability_threshold(empties: u32) -> i32 {
-    (2 * empties as i32 - 2).clamp(4, 64)
+    (2 * empties as i32 - 6).clamp(4, 64)
 }
 
 /// A cancellation flag and the flags of the splits above it: a search is cancelled when any of

@@ -92,10 +92,10 @@ pub fn fastest_first(next_player: u64, next_opponent: u64, sq: usize, odd: u64) 
 
 /// Weight of each reply left to the opponent (corners count twice) against the evaluation,
 /// in 1/SCALE discs: fewer replies mean a smaller subtree to refute the move (fastest-first),
-/// which matters as much as the predicted score. Tuned on FFO positions of 19-22 empties, and
-/// checked on FFO #41-#44 and #46-#48 (one thread, hash 64 MiB, nodes, a trial fit of the
-/// round-3 weights): 2 discs 531 M, 3 discs 510 M, 4 discs 631 M.
-pub const MOBILITY_WEIGHT: i32 = 3 * crate::eval::SCALE;
+/// which matters as much as the predicted score. Checked on FFO #41-#48 (one thread, hash
+/// 64 MiB, nodes, shipped weights, the shallow layer ordered by replies): 1.5 discs 560 M,
+/// 2 discs 541 M, 2.5 discs 529 M, 3 discs 567 M, 4 discs 778 M.
+pub const MOBILITY_WEIGHT: i32 = 5 * crate::eval::SCALE / 2;
 
 /// Ordering value of a move at deep nodes from the learned evaluation: the child's predicted
 /// score (after a `depth`-ply search when `depth` > 0), from the mover's view, minus a
