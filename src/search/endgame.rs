@@ -16,14 +16,18 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// At or below this many empties the shallow search (no table) takes over. (FFO #41-#48, one
-/// thread, hash 64 MiB: 7, 646 M nodes; 6, 619 M; 5, 581 M but slower.)
-pub const SHALLOW_MAX: u32 = 6;
+/// thread, hash 64 MiB: 7, 646 M nodes; 6, 619 M; 5, 581 M. FFO #49, hash 256 MiB: 6, 619 M;
+/// 5, 580 M.)
+pub const SHALLOW_MAX: u32 = 5;
 /// From this many empties up the `DashMap` table is probed and stored; deep nodes below it use
 /// the lock-free near table.
-pub const TT_MIN: u32 = 11;
+/// (FFO #41-#48 with ETC one empty higher: from 11, 600 M nodes; from 10, 586 M; from 9,
+/// 583 M but slower. FFO #49: from 11, 619 M; from 10, 602 M.)
+pub const TT_MIN: u32 = 10;
 /// From this many empties up children are probed in the table before searching (ETC).
-/// (FFO #41-#48: from 14, 619 M nodes; from 12, 600 M.)
-pub const ETC_MIN: u32 = 12;
+/// (FFO #41-#48: from 14, 619 M nodes; from 12, 600 M.) One above `TT_MIN`: the children
+/// must be in the table.
+pub const ETC_MIN: u32 = TT_MIN + 1;
 /// From this many empties up, moves are ordered by the learned evaluation of each child (with
 /// the opponent's mobility); below, by fastest-first and parity.
 pub const EVAL_ORDER_MIN: u32 = 12;
@@ -39,6 +43,10 @@ pub const EVAL_DEPTH_3_MIN: u32 = 19;
 /// 471 M; 15/17/19/21, 447 M; 15/16/20/21, 446 M; 5-ply from 24, 542 M; 6-ply from 24, 435 M
 /// but slower.)
 pub const EVAL_DEPTH_4_MIN: u32 = 21;
+/// From this many empties up, from a 6-ply search. (FFO #49, hash 256 MiB: 4-ply only, 619 M
+/// nodes; 6-ply from 24, 518 M. FFO #40-#49 with the shallow layer to 5 and the table from 10:
+/// 6-ply from 24, 881 M; from 23, 922 M.)
+pub const EVAL_DEPTH_6_MIN: u32 = 24;
 /// Moves searched one after the other at a node before the rest are searched in parallel
 /// (Young Brothers Wait with two elder brothers). With the learned ordering a node whose first
 /// move does not cut often cuts on its second, so splitting after one wasted work: FFO #40-#49
@@ -756,7 +764,9 @@ impl<'a> Search<'a> {
     /// `EVAL_ORDER_MIN` empties up, fastest-first below.
     fn order(&mut self, board: Board, list: &mut [Move], empties: u32) {
         let odd = odd_region_squares(board.empty());
-        let depth = if empties >= EVAL_DEPTH_4_MIN {
+        let depth = if empties >= EVAL_DEPTH_6_MIN {
+            6
+        } else if empties >= EVAL_DEPTH_4_MIN {
             4
         } else if empties >= EVAL_DEPTH_3_MIN {
             3
