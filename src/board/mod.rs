@@ -17,6 +17,9 @@ pub use moves::{legal_moves, neighbours};
 use std::fmt;
 use std::str::FromStr;
 
+/// The four corners, a1, h1, a8 and h8: a disc there can never be flipped.
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+
 /// Starts loading `value` into the cache (a no-op where the build has no prefetch kernel).
 #[inline(always)]
 pub fn prefetch<T>(value: &T) {

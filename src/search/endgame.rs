@@ -519,7 +519,6 @@ impl<'a> Search<'a> {
 
     /// 5 to `SHALLOW_MAX` empties: fewest replies left to the opponent first, then squares in
     /// odd quadrants, then by square class; stability cutoff; no table.
-    #[allow(clippy::too_many_arguments)]
     fn shallow(
         &mut self,
         player: u64,

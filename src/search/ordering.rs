@@ -6,8 +6,7 @@
 
 use crate::board::{legal_moves, neighbours};
 
-/// The four corners.
-pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+pub use crate::board::CORNERS;
 /// Squares diagonally next to a corner: giving the opponent the corner is usually fatal.
 pub const X_SQUARES: u64 = 0x0042_0000_0000_4200;
 /// Edge squares next to a corner.

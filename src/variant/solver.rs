@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Game, Rules, Scoring, VariantPosition};
-use crate::board::{Bits, Square};
+use crate::board::{Bits, Square, CORNERS};
 use crate::search::{BestMove, MoveScore, Solution, Stopped};
 
 /// From this many empties up, positions go through the transposition table.
@@ -19,8 +19,6 @@ const TABLE_MIN: u32 = 7;
 const ORDER_MIN: u32 = 6;
 /// Nodes between two looks at the stop flag.
 const STOP_CHECK_EVERY: u64 = 1 << 16;
-/// The corners, preferred among moves that leave the opponent as many replies.
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// Default size of the table: 2^20 entries of 24 bytes (24 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 20;
