@@ -9,7 +9,7 @@
 use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
 use super::show::{write_svg, PictureTarget};
 use super::variant::VariantArgs;
-use super::{interrupt, open_input, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
+use super::{interrupt, open_input, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use clap::{Args, ValueEnum};
 use osolve::analyze::{analyze, count_positions, inputs, Analysis, AnalyzeOptions, Sink, Summary};
 use osolve::notation::{format_board, ParseError, Parsed};
@@ -108,7 +108,13 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
         .svg
         .as_deref()
         .map(|dir| PictureTarget::Directory(dir.to_path_buf()));
+    // Before anything is opened for writing: an output must not be one of the inputs.
+    let files = || args.files.iter().map(PathBuf::as_path);
+    if let Some(out) = &batch.output {
+        paths::refuse_input_as_output(out, "-o", files())?;
+    }
     if let Some(target) = &pictures {
+        target.refuse_inputs("--svg", files())?;
         target.prepare()?;
     }
     let mut output = open_output(batch, format.header(), &format, |reader| {

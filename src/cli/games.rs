@@ -6,11 +6,12 @@
 //! resume, shard and progress handling are shared with `osolve analyze` (`super::batch`).
 
 use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
-use super::interrupt;
+use super::{interrupt, paths};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use osolve::batch;
 use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOptions, GamesSummary};
+use osolve::games::wthor::Names;
 use osolve::games::{count_games, inputs, Game, GameError};
 use osolve::report::games::{self as report, Format};
 use osolve::search::StopHandle;
@@ -78,6 +79,15 @@ pub fn run(args: GamesArgs) -> anyhow::Result<i32> {
         .map(Format::from)
         .or_else(|| batch.output.as_deref().and_then(Format::from_path))
         .unwrap_or(Format::Text);
+    // Before anything is opened for writing: the output must not be one of the inputs, nor
+    // a names file that a WThor database beside it reads (`.JOU`, `.TRN`).
+    if let Some(out) = &batch.output {
+        let mut read = args.files.clone();
+        for file in args.files.iter().filter(|f| !paths::is_std_stream(f)) {
+            read.extend(Names::files_beside(file));
+        }
+        paths::refuse_input_as_output(out, "-o", read.iter().map(PathBuf::as_path))?;
+    }
     let mut output = open_output(batch, format.header(), &format, |reader| {
         report::written(format, reader)
     })?;

@@ -14,7 +14,7 @@ use osolve::learn::gen::{generate, GenError, GenOptions, Label, Policy};
 use osolve::notation::format_obf_final;
 use osolve::report::learn::gen_summary;
 
-use super::{interrupt, EXIT_INTERRUPTED, EXIT_OK};
+use super::{interrupt, paths, EXIT_INTERRUPTED, EXIT_OK};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum PolicyArg {
@@ -91,6 +91,8 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     if !(0.0..=1.0).contains(&args.epsilon) {
         bail!("--epsilon must be between 0 and 1, found {}", args.epsilon);
     }
+    // Before the output is created: it must not be the weights file read.
+    paths::refuse_input_as_output(&args.output, "-o", args.weights.as_deref())?;
     let weights = match &args.weights {
         Some(path) => load_weights(path)?,
         None => builtin().clone(),

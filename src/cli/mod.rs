@@ -7,6 +7,7 @@ mod batch;
 mod bench;
 mod games;
 mod gen;
+mod paths;
 mod perft;
 mod show;
 mod solve;

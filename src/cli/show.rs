@@ -19,7 +19,7 @@ use osolve::search::Solver;
 use osolve::variant::{Rules, VariantPosition};
 
 use super::variant::{stdout_style, variant_position, variant_solver, VariantArgs};
-use super::{SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::{paths, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
 
 /// Arguments of `osolve show`.
 #[derive(Args, Debug)]
@@ -92,6 +92,39 @@ impl PictureTarget {
         }
     }
 
+    /// Refuses a target that would write over one of `inputs`: the file itself, or in a
+    /// directory an input named like its pictures (`position-...`). `what` names the option.
+    pub fn refuse_inputs<'a>(
+        &self,
+        what: &str,
+        inputs: impl IntoIterator<Item = &'a Path>,
+    ) -> anyhow::Result<()> {
+        match self {
+            PictureTarget::File(path) => paths::refuse_input_as_output(path, what, inputs),
+            PictureTarget::Directory(dir) => {
+                for input in inputs {
+                    let in_dir = match input.parent() {
+                        Some(parent) if !parent.as_os_str().is_empty() => parent,
+                        _ => Path::new("."),
+                    };
+                    let named = input
+                        .file_name()
+                        .is_some_and(|name| name.to_string_lossy().starts_with("position-"));
+                    if named && !paths::is_std_stream(input) && paths::same_file(in_dir, dir) {
+                        bail!(
+                            "{what} {}: the input {} is in that directory with a picture's \
+                             name; writing the pictures could destroy it, choose another \
+                             directory",
+                            dir.display(),
+                            input.display()
+                        );
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// Creates the directory when the target is one.
     pub fn prepare(&self) -> anyhow::Result<()> {
         if let PictureTarget::Directory(dir) = self {
@@ -139,6 +172,20 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     let variant = args.variant.variant();
     let rules = variant.rules;
     let (items, mut bad_input) = read_inputs(&args, rules)?;
+    let svg_target = args
+        .svg
+        .as_deref()
+        .map(|p| PictureTarget::new(p, items.len()));
+    let png_target = args
+        .png
+        .as_deref()
+        .map(|p| PictureTarget::new(p, items.len()));
+    // Before any picture is written: an input must not be overwritten.
+    for (target, what) in [(&svg_target, "--svg"), (&png_target, "--png")] {
+        if let Some(target) = target {
+            target.refuse_inputs(what, args.files.iter().map(PathBuf::as_path))?;
+        }
+    }
     let interrupt = super::interrupt();
     let mut engine = if !args.analyze && !args.solve {
         Engine::Plain
@@ -149,14 +196,6 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     } else {
         Engine::Variant(Box::new(variant_solver(variant, false)))
     };
-    let svg_target = args
-        .svg
-        .as_deref()
-        .map(|p| PictureTarget::new(p, items.len()));
-    let png_target = args
-        .png
-        .as_deref()
-        .map(|p| PictureTarget::new(p, items.len()));
     for target in svg_target.iter().chain(&png_target) {
         target.prepare()?;
     }

@@ -10,7 +10,7 @@ use osolve::learn::train::{train, TrainOptions};
 use osolve::notation::open_path;
 use osolve::report::learn::train_table;
 
-use super::EXIT_OK;
+use super::{paths, EXIT_OK};
 
 /// Arguments of `osolve train`.
 #[derive(Args, Debug)]
@@ -47,6 +47,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             args.lambda
         );
     }
+    // Before anything is read or written: the weights must not overwrite an input.
+    paths::refuse_input_as_output(&args.output, "-o", args.files.iter().map(PathBuf::as_path))?;
     let mut samples = Vec::new();
     for path in &args.files {
         let reader = open_path(path)?;

@@ -193,6 +193,18 @@ impl Names {
             tournaments: read("trn", TOURNAMENT_LEN),
         }
     }
+
+    /// The names files [`Names::beside`] reads for `games` (those that exist).
+    pub fn files_beside(games: &Path) -> Vec<std::path::PathBuf> {
+        let dir = match games.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        ["jou", "trn"]
+            .into_iter()
+            .filter_map(|extension| find_beside(dir, extension))
+            .collect()
+    }
 }
 
 /// `WTHOR.<extension>` in `dir` (any case), or the only file with that extension.
