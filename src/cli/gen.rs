@@ -10,11 +10,12 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use osolve::eval::{builtin, Weights};
-use osolve::learn::gen::{generate, GenError, GenOptions, Label, Policy};
+use osolve::learn::gen::{generate, Control, GenError, GenOptions, Label, Policy};
 use osolve::notation::format_obf_final;
 use osolve::report::learn::gen_summary;
+use osolve::search::{TooManyEmpties, FEASIBLE_EMPTIES};
 
-use super::{interrupt, paths, EXIT_INTERRUPTED, EXIT_OK};
+use super::{interrupt, paths, LimitArgs, EXIT_INTERRUPTED, EXIT_OK};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum PolicyArg {
@@ -57,9 +58,11 @@ pub struct GenArgs {
     /// Transposition table of each labelling thread, MiB.
     #[arg(long = "hash-mb", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash_mb: u32,
-    /// Output file.
+    /// Output file (`-` is standard output).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 fn parse_range(text: &str) -> Result<(u32, u32), String> {
@@ -116,10 +119,34 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
             Some(depth) => Label::Search { depth },
             None => Label::Exact,
         },
+        limits: args.limits.limits(),
     };
-    let file = File::create(&args.output)
-        .with_context(|| format!("cannot create {}", args.output.display()))?;
-    let mut out = BufWriter::new(file);
+    // Exact labels of positions too deep to solve would never come: refused before starting.
+    let hopeless = args.empties.1 > FEASIBLE_EMPTIES
+        && args.search_depth.is_none()
+        && options.limits.is_none()
+        && !args.limits.force;
+    if hopeless {
+        let (low, high) = args.empties;
+        bail!(
+            "--empties {low}-{high}: {}; use --force to try anyway, or --time-limit / \
+             --node-limit (a position whose search reaches the limit is dropped)",
+            TooManyEmpties { empties: high }
+        );
+    }
+    let output_name = if paths::is_std_stream(&args.output) {
+        "standard output".to_string()
+    } else {
+        args.output.display().to_string()
+    };
+    let sink: Box<dyn Write> = if paths::is_std_stream(&args.output) {
+        Box::new(io::stdout())
+    } else {
+        let file = File::create(&args.output)
+            .with_context(|| format!("cannot create {}", args.output.display()))?;
+        Box::new(file)
+    };
+    let mut out = BufWriter::new(sink);
     let bar = io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(args.positions as u64);
         bar.set_style(
@@ -145,13 +172,20 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
                 bar.set_position(done);
             }
         },
-        &|| interrupt.is_set(),
+        &Control {
+            stopped: &|| interrupt.is_set(),
+            register: &|handle| interrupt.register(handle),
+        },
     );
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    out.flush()
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    if let Err(e) = out.flush() {
+        // The reader of standard output went away (`| head`): it has what it wanted.
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            return Err(e).with_context(|| format!("cannot write {output_name}"));
+        }
+    }
     match result {
         Ok(stats) => {
             eprint!("{}", gen_summary(&stats, threads));
@@ -160,12 +194,12 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
         Err(GenError::Stopped(stats)) => {
             eprint!("{}", gen_summary(&stats, threads));
             eprintln!(
-                "interrupted: {} complete lines kept in {}",
+                "interrupted: {} complete lines kept in {output_name}",
                 stats.positions,
-                args.output.display()
             );
             Ok(EXIT_INTERRUPTED)
         }
-        Err(e) => Err(anyhow::Error::new(e).context(format!("{}", args.output.display()))),
+        Err(GenError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(EXIT_OK),
+        Err(e) => Err(anyhow::Error::new(e).context(output_name)),
     }
 }

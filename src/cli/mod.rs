@@ -135,7 +135,8 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
-/// Limits of each position's search, shared by `solve` and `analyze`.
+/// Limits of each search and `--force`, shared by every command that solves (`solve`,
+/// `analyze`, `games`, `show`, `gen`, `bench`).
 #[derive(Args, Clone, Debug)]
 pub struct LimitArgs {
     /// Stop each position's search after SECONDS (decimals allowed); the position is then
@@ -170,25 +171,38 @@ pub const REFUSED_HINT: &str =
 /// when it cannot be read: missing, a directory (which opens but cannot be read on Unix),
 /// unreadable (a regular file's first byte is read once to find out).
 pub fn open_input(path: &Path) -> Result<PositionReader<DynRead>, String> {
+    check_readable(path, "a file of positions")?;
+    open_path(path).map_err(|e| format!("cannot read {}: {}", path.display(), e.kind))
+}
+
+/// Whether `path` (`-` is standard input) can be read as an input: a one-line message naming
+/// it when it is missing, a directory (`expected` says what was wanted instead) or unreadable
+/// (a regular file's first byte is read once to find out).
+pub fn check_readable(path: &Path, expected: &str) -> Result<(), String> {
     let cannot =
         |reason: &dyn std::fmt::Display| format!("cannot read {}: {reason}", path.display());
-    if path != Path::new("-") {
-        if path.is_dir() {
-            return Err(cannot(&"it is a directory, expected a file of positions"));
-        }
-        if path.is_file() {
-            std::fs::File::open(path)
-                .and_then(|mut file| file.read(&mut [0u8; 1]))
-                .map_err(|e| cannot(&e))?;
-        }
+    if path == Path::new("-") {
+        return Ok(());
     }
-    open_path(path).map_err(|e| cannot(&e.kind))
+    if path.is_dir() {
+        return Err(cannot(&format!("it is a directory, expected {expected}")));
+    }
+    std::fs::File::open(path)
+        .and_then(|mut file| {
+            if path.is_file() {
+                file.read(&mut [0u8; 1])?;
+            }
+            Ok(())
+        })
+        .map_err(|e| cannot(&e))
 }
 
 /// Ctrl-C / SIGTERM: the first one stops every registered search; the drivers then print what
 /// was finished and exit with `EXIT_INTERRUPTED`. A second one exits at once.
 pub struct Interrupt {
     flag: AtomicBool,
+    /// Exit at the first signal (commands with nothing finished to keep: `train`, `perft`).
+    at_once: AtomicBool,
     handles: Mutex<Vec<StopHandle>>,
     /// Stop flags of the variant solvers.
     flags: Mutex<Vec<Arc<AtomicBool>>>,
@@ -219,10 +233,19 @@ impl Interrupt {
             .unwrap_or_else(|e| e.into_inner())
             .push(flag);
     }
+    /// Makes the first signal end the process at once with `EXIT_INTERRUPTED`, for commands
+    /// that cannot stop part-way with something to keep.
+    pub fn exit_at_once(&self) {
+        self.at_once.store(true, Ordering::SeqCst);
+        if self.is_set() {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+    }
     fn trigger(&self) {
         // A second signal means "now": the first one is still waiting for a search or for
         // input (a terminal on standard input) to finish.
-        if self.flag.swap(true, Ordering::SeqCst) {
+        if self.flag.swap(true, Ordering::SeqCst) || self.at_once.load(Ordering::SeqCst) {
+            eprintln!("interrupted");
             std::process::exit(EXIT_INTERRUPTED);
         }
         for h in self
@@ -246,6 +269,7 @@ pub fn interrupt() -> &'static Interrupt {
         let _ = ctrlc::set_handler(|| interrupt().trigger());
         Interrupt {
             flag: AtomicBool::new(false),
+            at_once: AtomicBool::new(false),
             handles: Mutex::new(Vec::new()),
             flags: Mutex::new(Vec::new()),
         }

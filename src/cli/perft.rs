@@ -1,7 +1,7 @@
 //! `osolve perft`: counts the leaf positions 1 to DEPTH plies below the start (or `--position`)
 //! with the library's parallel perft, printing each depth as soon as it is counted, with its
-//! time and rate (rows formatted by `osolve::report`). Ctrl-C ends it at once: there is nothing
-//! to save. Under `--rules reversi` it counts from the empty board with the Reversi move rules
+//! time and rate (rows formatted by `osolve::report`). Ctrl-C or SIGTERM ends it at once with
+//! exit code 130: the depths printed are kept, the one being counted has nothing to save. Under `--rules reversi` it counts from the empty board with the Reversi move rules
 //! (`osolve::variant::perft`).
 
 use std::io::{self, Write};
@@ -39,6 +39,8 @@ pub struct PerftArgs {
 
 /// Runs the subcommand.
 pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
+    // The depths printed are kept; the one being counted has nothing to keep.
+    super::interrupt().exit_at_once();
     let rules = Rules::from(args.rules);
     let from = match &args.position {
         Some(text) => {

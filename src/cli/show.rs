@@ -15,11 +15,14 @@ use osolve::notation::{open_path, parse_text_with, Parsed, Source, INLINE_NAME};
 use osolve::report::colour;
 use osolve::report::picture::{Marks, Picture};
 use osolve::report::svg::svg;
-use osolve::search::Solver;
+use osolve::report::unfinished::bounds_text;
+use osolve::search::{Solver, StopReason, Unfinished};
 use osolve::variant::{Rules, VariantPosition};
 
 use super::variant::{stdout_style, variant_position, variant_solver, VariantArgs};
-use super::{paths, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::{
+    paths, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
+};
 
 /// Arguments of `osolve show`.
 #[derive(Args, Debug)]
@@ -61,6 +64,8 @@ pub struct ShowArgs {
     search: SearchArgs,
     #[command(flatten)]
     variant: VariantArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 /// Where the pictures of a run go: one file, or numbered files in a directory.
@@ -190,7 +195,8 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     let mut engine = if !args.analyze && !args.solve {
         Engine::Plain
     } else if variant.is_standard() {
-        let solver = Solver::new(args.search.options(false))?;
+        let mut solver = Solver::new(args.search.options(false))?;
+        solver.set_limits(args.limits.limits());
         interrupt.register(solver.stop_handle());
         Engine::Othello(Box::new(solver))
     } else {
@@ -202,6 +208,10 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     let style = stdout_style(args.ascii);
     let mut out = io::stdout().lock();
     for (k, parsed) in items.iter().enumerate() {
+        if interrupt.is_set() {
+            eprintln!("interrupted: {k} position{} shown", plural(k));
+            return Ok(EXIT_INTERRUPTED);
+        }
         let position = match variant_position(parsed, rules) {
             Ok(position) => position,
             Err(e) => {
@@ -210,11 +220,15 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        let Some(marks) = marks(&mut engine, args.analyze, &position) else {
-            eprintln!(
-                "interrupted: {k} position{} shown",
-                if k == 1 { "" } else { "s" }
-            );
+        if let (false, Engine::Othello(solver)) = (args.limits.force, &mut engine) {
+            if let Err(refused) = solver.check_feasible(&parsed.position) {
+                eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);
+                bad_input = true;
+                continue;
+            }
+        }
+        let Some(marks) = marks(&mut engine, args.analyze, &position, &parsed.source) else {
+            eprintln!("interrupted: {k} position{} shown", plural(k));
             return Ok(EXIT_INTERRUPTED);
         };
         let picture = Picture::new(&position, marks, parsed.source.to_string());
@@ -235,6 +249,15 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         }
     }
     Ok(if bad_input { EXIT_BAD_INPUT } else { EXIT_OK })
+}
+
+/// `s` unless `count` is 1.
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// Every position of the inputs, files first, then the `-p` texts; bad lines are reported and
@@ -275,22 +298,53 @@ fn read_inputs(args: &ShowArgs, rules: Rules) -> anyhow::Result<(Vec<Parsed>, bo
     Ok((items, bad_input))
 }
 
-/// The marks for `position`; `None` when the search was stopped.
-fn marks(engine: &mut Engine, analyze: bool, position: &VariantPosition) -> Option<Marks> {
+/// The marks for `position`; `None` when the search was stopped. A search that reaches a limit
+/// is said on standard error: `--analyze` then shows the moves it scored, `--solve` only the
+/// legal moves.
+fn marks(
+    engine: &mut Engine,
+    analyze: bool,
+    position: &VariantPosition,
+    source: &Source,
+) -> Option<Marks> {
+    let stopped = |unfinished: Unfinished| {
+        if unfinished.bounds.reason == StopReason::Interrupted {
+            return None;
+        }
+        eprintln!(
+            "osolve: {source}: unfinished ({}): {}{}",
+            unfinished.bounds.reason,
+            bounds_text(&unfinished.bounds, false),
+            if analyze {
+                format!("; {} moves scored", unfinished.moves.len())
+            } else {
+                String::new()
+            }
+        );
+        Some(if analyze {
+            Marks::Scores(unfinished.moves)
+        } else {
+            Marks::Legal
+        })
+    };
     match engine {
         Engine::Plain => Some(Marks::Legal),
         Engine::Othello(solver) => {
             let board = position.position();
             if analyze {
-                let (scores, _) = solver.score_moves(&board).ok()?;
-                Some(Marks::Scores(scores))
+                match solver.try_score_moves(&board) {
+                    Ok((scores, _)) => Some(Marks::Scores(scores)),
+                    Err(unfinished) => stopped(unfinished),
+                }
             } else {
-                let solution = solver.solve(&board).ok()?;
-                Some(Marks::Line {
-                    pv: solution.pv,
-                    score: solution.score,
-                    wld: false,
-                })
+                match solver.try_solve(&board) {
+                    Ok(solution) => Some(Marks::Line {
+                        pv: solution.pv,
+                        score: solution.score,
+                        wld: false,
+                    }),
+                    Err(unfinished) => stopped(unfinished),
+                }
             }
         }
         Engine::Variant(solver) => {

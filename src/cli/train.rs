@@ -47,6 +47,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             args.lambda
         );
     }
+    // Nothing is kept from a fit cut short: a signal ends the run at once (exit 130) and the
+    // weights file is not written.
+    super::interrupt().exit_at_once();
     // Before anything is read or written: the weights must not overwrite an input.
     paths::refuse_input_as_output(&args.output, "-o", args.files.iter().map(PathBuf::as_path))?;
     let mut samples = Vec::new();
