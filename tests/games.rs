@@ -446,7 +446,10 @@ fn arguments_are_checked() {
     assert!(text(&output.stderr).contains("nothing to do: give --empties N"));
     let output = games(&[&sample, "--empties", "61"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output.stderr).contains("61 is not in 0..=60"));
+    assert_eq!(
+        text(&output.stderr),
+        "osolve: invalid value '61' for '--empties <N>': expected a number of empty squares from 0 to 60\n"
+    );
     let output = games(&[&sample, "--empties", "10", "--resume"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("--resume needs the output file"));

@@ -25,7 +25,7 @@ pub struct BenchArgs {
     #[command(flatten)]
     search: SearchArgs,
     /// Solve the whole suite this many times and report each position's median time.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, default_value_t = 1, value_parser = parse_repeat)]
     repeat: u32,
     /// Print JSON lines: one object per position, then a summary object.
     #[arg(long)]
@@ -178,6 +178,10 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     } else {
         EXIT_WRONG
     })
+}
+
+fn parse_repeat(text: &str) -> Result<u32, String> {
+    super::whole_number(text, 1..=100_000, "a number of runs").map(|n| n as u32)
 }
 
 /// The end of a run whose output failed: silent when the reader went away (`| head -1`), as

@@ -47,7 +47,7 @@ pub struct GamesArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Solve each game from the position with N empties to its end, scoring every move played.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=60))]
+    #[arg(long, value_name = "N", value_parser = super::parse_empties)]
     empties: Option<u32>,
     /// Compare the exact score at the database's own depth (WThor header byte 14) with the
     /// theoretical score it records for every game; exit 1 if one differs.
@@ -65,7 +65,8 @@ pub struct GamesArgs {
 /// Runs the subcommand: exit 0 when all went well, 1 when `--check-theoretical` found a
 /// disagreement, 2 when a bad game or file was skipped, 130 when interrupted (after flushing
 /// every finished game).
-pub fn run(args: GamesArgs) -> anyhow::Result<i32> {
+pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
+    args.batch.normalize();
     // The signal handler goes in before anything can take long.
     interrupt();
     let batch = &args.batch;

@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use osolve::eval::{builtin, Weights};
 use osolve::learn::gen::{generate, Control, GenError, GenOptions, Label, Policy};
-use osolve::notation::format_obf_final;
+use osolve::notation::{format_obf_final, search_depth_comment};
 use osolve::report::learn::gen_summary;
 use osolve::search::{TooManyEmpties, FEASIBLE_EMPTIES};
 
@@ -29,40 +29,56 @@ enum PolicyArg {
 #[derive(Args, Debug)]
 pub struct GenArgs {
     /// Positions to write.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = parse_positions)]
     positions: usize,
     /// Range of empties, e.g. 12-22.
     #[arg(long, default_value = "12-22", value_parser = parse_range)]
     empties: (u32, u32),
     /// Seed of the games (the same seed gives the same file).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::parse_count)]
     seed: u64,
     /// How games are played.
     #[arg(long, value_enum, default_value = "random")]
     policy: PolicyArg,
     /// Self-play: opening moves played at random.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = super::parse_empties)]
     random_plies: u32,
     /// Self-play: chance of a random move after the opening.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = 0.1, value_parser = parse_epsilon)]
     epsilon: f64,
     /// Label with a depth-limited search of this many plies instead of the exact solver.
-    #[arg(long, value_name = "PLIES")]
+    #[arg(long, value_name = "PLIES", value_parser = parse_search_depth)]
     search_depth: Option<u32>,
     /// Weights for self-play and search labels (default: the built-in ones).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
     /// Labelling threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, value_parser = super::parse_thread_count)]
     threads: Option<u16>,
     /// Transposition table of each labelling thread, MiB.
-    #[arg(long = "hash-mb", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long = "hash-mb", default_value_t = 16, value_parser = parse_hash)]
     hash_mb: u32,
     /// Output file (`-` is standard output).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+fn parse_positions(text: &str) -> Result<usize, String> {
+    super::whole_number(text, 1..=u32::MAX as u64, "a number of positions").map(|n| n as usize)
+}
+
+fn parse_epsilon(text: &str) -> Result<f64, String> {
+    super::decimal(text, 0.0, 1.0)
+}
+
+fn parse_search_depth(text: &str) -> Result<u32, String> {
+    super::whole_number(text, 1..=60, "a depth in plies").map(|n| n as u32)
+}
+
+fn parse_hash(text: &str) -> Result<u32, String> {
+    super::whole_number(text, 1..=65536, "a table size in MiB").map(|n| n as u32)
 }
 
 fn parse_range(text: &str) -> Result<(u32, u32), String> {
@@ -164,7 +180,11 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
         &options,
         &weights,
         &mut |position, score| {
-            let line = format_obf_final(position, score);
+            let mut line = format_obf_final(position, score);
+            // Scores of a depth-limited search are marked, so that no one takes them as exact.
+            if let Some(depth) = args.search_depth {
+                line.push_str(&search_depth_comment(depth));
+            }
             writeln!(out, "{line}").inspect_err(|e| write_error = Some(e.to_string()))
         },
         &|done| {

@@ -14,7 +14,7 @@ mod solve;
 mod train;
 mod variant;
 
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, Parser, Subcommand};
 use osolve::notation::{open_path, DynRead, PositionReader};
 use osolve::search::{Limits, SolveOptions, StopHandle};
@@ -44,23 +44,33 @@ struct Cli {
     command: Command,
 }
 
+// Every subcommand lets a value start with `-` followed by a digit (`--time-limit -1`), so
+// that its parser says what was expected instead of clap taking it for an unknown option.
 #[derive(Subcommand)]
 enum Command {
     /// Solve positions exactly: score, best move, principal variation.
+    #[command(allow_negative_numbers = true)]
     Solve(solve::SolveArgs),
     /// Score every move of every position in files.
+    #[command(allow_negative_numbers = true)]
     Analyze(analyze::AnalyzeArgs),
     /// Solve real games (WThor, GGF, transcripts) from N empties; check recorded scores.
+    #[command(allow_negative_numbers = true)]
     Games(games::GamesArgs),
     /// Measure solving speed on a standard suite.
+    #[command(allow_negative_numbers = true)]
     Bench(bench::BenchArgs),
     /// Count move-generation leaves from a position.
+    #[command(allow_negative_numbers = true)]
     Perft(perft::PerftArgs),
     /// Make labelled training positions (exact solves of generated games).
+    #[command(allow_negative_numbers = true)]
     Gen(gen::GenArgs),
     /// Fit the evaluation weights to labelled positions.
+    #[command(allow_negative_numbers = true)]
     Train(train::TrainArgs),
     /// Draw positions (terminal, SVG), with every move's score or the principal variation.
+    #[command(allow_negative_numbers = true)]
     Show(show::ShowArgs),
 }
 
@@ -120,6 +130,29 @@ fn memory_mib() -> Option<u64> {
     Some(kib / 1024)
 }
 
+/// A whole number of at least 0 (counts, seeds, plies).
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    whole_number(text, 0..=u64::MAX, "a whole number")
+}
+
+/// A number from 0 to 60 empty squares or plies.
+pub fn parse_empties(text: &str) -> Result<u32, String> {
+    whole_number(text, 0..=60, "a number of empty squares").map(|n| n as u32)
+}
+
+/// A decimal number within `low..=high`, or a message saying so.
+pub fn decimal(text: &str, low: f64, high: f64) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if (low..=high).contains(&value) => Ok(value),
+        _ => Err(format!("expected a number from {low} to {high}")),
+    }
+}
+
+/// Worker threads, 1 to 1024 (for the commands with their own `--threads`).
+pub fn parse_thread_count(text: &str) -> Result<u16, String> {
+    parse_threads(text)
+}
+
 fn parse_node_limit(text: &str) -> Result<u64, String> {
     whole_number(text, 1..=u64::MAX, "a number of nodes")
 }
@@ -172,7 +205,43 @@ pub const REFUSED_HINT: &str =
 /// unreadable (a regular file's first byte is read once to find out).
 pub fn open_input(path: &Path) -> Result<PositionReader<DynRead>, String> {
     check_readable(path, "a file of positions")?;
+    if let Some(kind) = games_file(path) {
+        return Err(format!(
+            "cannot read {}: it is a {kind} games file, not a file of positions; use \
+             `osolve games {} --empties N` to solve its games",
+            path.display(),
+            path.display()
+        ));
+    }
     open_path(path).map_err(|e| format!("cannot read {}: {}", path.display(), e.kind))
+}
+
+/// The kind of games file `path` is, when it plainly is one: GGF text (`(;GM[Othello]...`), or
+/// a WThor database (named `*.wtb`, or binary with a 16-byte header and 68-byte records).
+/// Files of positions with a stray bad byte are not mistaken for one.
+fn games_file(path: &Path) -> Option<&'static str> {
+    use osolve::games::{sniff, Kind};
+    if path == Path::new("-") || !path.is_file() {
+        return None;
+    }
+    let mut head = [0u8; 512];
+    let read = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .ok()?;
+    let head = &head[..read];
+    let name = path.to_string_lossy();
+    match sniff(head, &name) {
+        Kind::Ggf => Some("GGF"),
+        Kind::Wthor => {
+            let wtb = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
+            let len = std::fs::metadata(path).map_or(0, |m| m.len());
+            let records = len >= 16 && (len - 16) % 68 == 0 && head.contains(&0);
+            (wtb || records).then_some("WThor")
+        }
+        Kind::Transcripts => None,
+    }
 }
 
 /// Whether `path` (`-` is standard input) can be read as an input: a one-line message naming
@@ -290,13 +359,30 @@ fn usage_error(error: clap::Error) -> i32 {
         ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
             let text = error.render().to_string();
             let first = text.lines().next().unwrap_or_default();
-            eprintln!("osolve: {}", first.strip_prefix("error: ").unwrap_or(first));
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            // An enumerated option says what it takes: `(expected othello or reversi)`.
+            let allowed = match error.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(values)) if !values.is_empty() => {
+                    format!(" (expected {})", one_of(values))
+                }
+                _ => String::new(),
+            };
+            eprintln!("osolve: {first}{allowed}");
             EXIT_BAD_INPUT
         }
         _ => {
             let _ = error.print();
             EXIT_BAD_INPUT
         }
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn one_of(values: &[String]) -> String {
+    match values.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 

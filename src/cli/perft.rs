@@ -21,7 +21,7 @@ use super::EXIT_OK;
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Plies to count, 0 to 20 (a pass is a ply; a finished game is one leaf).
-    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(0..=20))]
+    #[arg(value_name = "DEPTH", value_parser = parse_depth)]
     depth: u32,
     /// Count from this position (any notation) instead of the standard start.
     #[arg(
@@ -35,6 +35,10 @@ pub struct PerftArgs {
     /// centre, 32 discs each).
     #[arg(long, value_enum, default_value = "othello")]
     rules: RulesArg,
+}
+
+fn parse_depth(text: &str) -> Result<u32, String> {
+    super::whole_number(text, 0..=20, "a depth in plies").map(|n| n as u32)
 }
 
 /// Runs the subcommand.
