@@ -234,3 +234,74 @@ fn search_depth_labels_are_marked_and_not_checked_as_exact() {
         "{stderr}"
     );
 }
+
+#[test]
+fn version_names_the_commit_and_the_cpu_features() {
+    let (code, stdout, _) = run(root(), &["--version"]);
+    assert_eq!(code, 0);
+    let text = String::from_utf8(stdout).unwrap();
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short=10", "HEAD"])
+        .current_dir(root())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map_or("unknown".to_string(), |o| {
+            String::from_utf8_lossy(&o.stdout).trim().to_string()
+        });
+    let prefix = format!(
+        "osolve {} (commit {commit}, built for {}",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::ARCH
+    );
+    assert!(text.starts_with(&prefix), "{text} / {prefix}");
+    assert!(text.ends_with(")\n"), "{text}");
+}
+
+#[test]
+fn completions_and_the_manual_page() {
+    let subcommands = [
+        "solve", "analyze", "games", "bench", "perft", "gen", "train", "show",
+    ];
+    for (shell, marker) in [
+        ("bash", "_osolve() {"),
+        ("zsh", "#compdef osolve"),
+        ("fish", "complete -c osolve"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let (code, stdout, stderr) = run(root(), &["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {stderr}");
+        let script = String::from_utf8(stdout).unwrap();
+        assert!(script.contains(marker), "{shell}");
+        for name in subcommands {
+            assert!(script.contains(name), "{shell} lacks {name}");
+        }
+        assert!(script.contains("time-limit"), "{shell}");
+    }
+    let (code, _, stderr) = run(root(), &["completions", "tcsh"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "osolve: invalid value 'tcsh' for '<SHELL>' (expected bash, elvish, fish, powershell \
+         or zsh)\n"
+    );
+    let (code, stdout, _) = run(root(), &["man"]);
+    assert_eq!(code, 0);
+    let page = String::from_utf8(stdout).unwrap();
+    assert!(page.contains(".TH osolve 1"), "{page}");
+    assert!(page.contains("osolve \\- Exact Othello endgame solver and analysis tool"));
+    for name in subcommands {
+        assert!(
+            page.contains(&format!("osolve\\-{name}(1)")),
+            "man lacks {name}\n{page}"
+        );
+        // Each of those pages exists.
+        let (code, stdout, _) = run(root(), &["man", name]);
+        assert_eq!(code, 0);
+        let sub = String::from_utf8(stdout).unwrap();
+        assert!(sub.contains(&format!(".TH osolve-{name} 1")), "{sub}");
+    }
+    let (code, _, stderr) = run(root(), &["man", "foo"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("osolve: man foo: no such command (expected one of solve, "));
+}

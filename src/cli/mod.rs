@@ -7,6 +7,7 @@ mod batch;
 mod bench;
 mod games;
 mod gen;
+mod meta;
 mod paths;
 mod perft;
 mod show;
@@ -36,7 +37,7 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 #[derive(Parser)]
 #[command(
     name = "osolve",
-    version,
+    version = meta::VERSION,
     about = "Exact Othello endgame solver and analysis tool"
 )]
 struct Cli {
@@ -72,6 +73,10 @@ enum Command {
     /// Draw positions (terminal, SVG), with every move's score or the principal variation.
     #[command(allow_negative_numbers = true)]
     Show(show::ShowArgs),
+    /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(meta::CompletionsArgs),
+    /// Print the manual page (roff; `osolve man | man -l -`).
+    Man(meta::ManArgs),
 }
 
 /// Search options shared by the solving subcommands.
@@ -401,6 +406,8 @@ pub fn run() -> i32 {
         Command::Gen(args) => gen::run(args),
         Command::Train(args) => train::run(args),
         Command::Show(args) => show::run(args),
+        Command::Completions(args) => meta::completions(args),
+        Command::Man(args) => meta::man(args),
     };
     match result {
         Ok(code) => code,
