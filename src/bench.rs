@@ -8,7 +8,7 @@
 
 use crate::board::Position;
 use crate::notation::{self, ParseError, PositionReader, Source};
-use crate::search::{BestMove, Solver, Stopped};
+use crate::search::{BestMove, Solver, StopReason};
 use std::io::BufRead;
 use std::path::Path;
 use std::time::Duration;
@@ -157,6 +157,8 @@ pub enum Verdict {
     Wrong,
     /// The suite gives no score for this position.
     Unchecked,
+    /// A search reached a limit of the run: no score to compare.
+    Unfinished,
 }
 
 /// The result of one position over all its repeats.
@@ -182,11 +184,16 @@ pub struct Row {
     pub times: Vec<Duration>,
     /// Where the position came from.
     pub source: Source,
+    /// The limit a search reached (in any repeat); `score` and `best_move` then mean nothing.
+    pub unfinished: Option<StopReason>,
 }
 
 impl Row {
     /// Whether the score found is the one expected.
     pub fn verdict(&self) -> Verdict {
+        if self.unfinished.is_some() {
+            return Verdict::Unfinished;
+        }
         match self.expected {
             None => Verdict::Unchecked,
             Some(e) if e == self.score && self.consistent => Verdict::Correct,
@@ -275,6 +282,14 @@ impl BenchReport {
             .count()
     }
 
+    /// Rows whose search reached a limit of the run.
+    pub fn unfinished(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.verdict() == Verdict::Unfinished)
+            .count()
+    }
+
     /// True when no row is wrong.
     pub fn all_correct(&self) -> bool {
         self.rows.iter().all(|r| r.verdict() != Verdict::Wrong)
@@ -321,30 +336,47 @@ pub fn run(
             if !options.keep_hash {
                 solver.clear();
             }
-            let solution = match solver.solve(&entry.position) {
-                Ok(solution) => solution,
-                Err(Stopped) => {
-                    interrupted = true;
-                    break 'runs;
-                }
-            };
+            // A search stopped by a limit of the run gives a row without a score.
+            let (score, best_move, nodes, time, unfinished) =
+                match solver.try_solve(&entry.position) {
+                    Ok(solution) => (
+                        solution.score,
+                        solution.best_move,
+                        solution.nodes,
+                        solution.time,
+                        None,
+                    ),
+                    Err(stopped) if stopped.bounds.reason == StopReason::Interrupted => {
+                        interrupted = true;
+                        break 'runs;
+                    }
+                    Err(stopped) => (
+                        0,
+                        BestMove::GameOver,
+                        stopped.nodes,
+                        stopped.time,
+                        Some(stopped.bounds.reason),
+                    ),
+                };
             if run == 0 {
                 rows.push(Row {
                     number: entry.number,
                     empties: entry.position.board.empties(),
                     expected: entry.expected,
-                    score: solution.score,
+                    score,
                     consistent: true,
-                    best_move: solution.best_move,
-                    nodes: solution.nodes,
-                    time: solution.time,
-                    times: vec![solution.time],
+                    best_move,
+                    nodes,
+                    time,
+                    times: vec![time],
                     source: entry.source.clone(),
+                    unfinished,
                 });
             } else {
                 let row = &mut rows[index];
-                row.consistent &= row.score == solution.score;
-                row.times.push(solution.time);
+                row.consistent &= row.score == score || row.unfinished.is_some();
+                row.unfinished = row.unfinished.or(unfinished);
+                row.times.push(time);
             }
             if run + 1 == repeat {
                 let row = &mut rows[index];

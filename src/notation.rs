@@ -78,17 +78,38 @@ pub struct Parsed {
     pub supplies: Option<Supplies>,
     /// Where the text came from.
     pub source: Source,
+    /// The scores are a depth-limited search's, not exact: the line ends with the comment
+    /// `% search depth N` (as `osolve gen --search-depth N` writes it).
+    pub search_depth: Option<u32>,
 }
 
 impl Parsed {
-    /// The position and all its annotations as one OBF line (moves first, then a final score).
+    /// The position and all its annotations as one OBF line (moves first, then a final score,
+    /// then the search-depth comment of approximate scores).
     pub fn to_obf(&self) -> String {
         let mut line = format_obf(&self.position, &self.expected);
         if let Some(score) = self.final_score {
             line.push_str(&format!(" {score:+};"));
         }
+        if let Some(depth) = self.search_depth {
+            line.push_str(&search_depth_comment(depth));
+        }
         line
     }
+}
+
+/// The comment that marks scores of a depth-limited search: ` % search depth N`.
+pub fn search_depth_comment(depth: u32) -> String {
+    format!(" % {SEARCH_DEPTH} {depth}")
+}
+
+/// The words of the search-depth comment.
+const SEARCH_DEPTH: &str = "search depth";
+
+/// The depth of a `% search depth N` comment.
+fn comment_search_depth(comment: &str) -> Option<u32> {
+    let rest = comment.trim().strip_prefix(SEARCH_DEPTH)?;
+    rest.trim().parse().ok()
 }
 
 /// What went wrong while reading a position.
@@ -160,6 +181,12 @@ pub enum ParseErrorKind {
     /// A position the rules in force cannot reach.
     #[error("{0}")]
     Rules(VariantError),
+    /// A board without a single disc under Othello rules (every game starts with four).
+    #[error(
+        "a board with no discs cannot occur in Othello (every game starts with four; \
+         --rules reversi starts from the empty board)"
+    )]
+    NoDiscs,
     /// A well-formed transcript move that cannot be played.
     #[error("move {number}: {found} is not legal{why}")]
     IllegalMove {
@@ -261,7 +288,11 @@ pub fn parse_text(text: &str, source: Source) -> Result<Parsed, ParseError> {
 /// [`Parsed::supplies`] is always set.
 pub fn parse_text_with(text: &str, source: Source, rules: Rules) -> Result<Parsed, ParseError> {
     // `%` (Edax's comment mark) or `#` ends the text: neither is part of any notation.
-    let text = &text[..text.find(['%', '#']).unwrap_or(text.len())];
+    let comment_at = text.find(['%', '#']).unwrap_or(text.len());
+    let search_depth = text[comment_at..]
+        .strip_prefix('%')
+        .and_then(comment_search_depth);
+    let text = &text[..comment_at];
     let locator = Locator {
         text,
         source: &source,
@@ -277,11 +308,15 @@ pub fn parse_text_with(text: &str, source: Source, rules: Rules) -> Result<Parse
             final_score: None,
             supplies: (rules == Rules::Reversi).then(|| played.supplies()),
             source,
+            search_depth: None,
         });
     }
     let head_end = text.find(';').unwrap_or(text.len());
     let (board_end, mut supplies) = split_supplies(text, head_end, &locator)?;
     let position = board(text, board_end, &locator)?;
+    if rules == Rules::Othello && (position.board.player | position.board.opponent) == 0 {
+        return Err(locator.line(ParseErrorKind::NoDiscs));
+    }
     if rules == Rules::Reversi {
         let checked = VariantPosition::new(position, supplies, rules)
             .map_err(|e| locator.line(ParseErrorKind::Rules(e)))?;
@@ -298,6 +333,7 @@ pub fn parse_text_with(text: &str, source: Source, rules: Rules) -> Result<Parse
         final_score,
         supplies,
         source,
+        search_depth,
     })
 }
 
@@ -595,6 +631,9 @@ fn board(text: &str, end: usize, locator: &Locator<'_>) -> Result<Position, Pars
 
 type Annotations = (Vec<Expected>, Option<i32>);
 
+/// The score of Edax's end-of-list sentinel `--:-127` (out of every score's range).
+const NO_MORE_SCORES: &str = "-127";
+
 /// The `;`-separated annotations starting at byte `start`: `A2:+38`, `PS:-12`, a bare `+10`.
 fn annotations(text: &str, start: usize, locator: &Locator<'_>) -> Result<Annotations, ParseError> {
     let mut expected = Vec::new();
@@ -616,6 +655,8 @@ fn annotations(text: &str, start: usize, locator: &Locator<'_>) -> Result<Annota
             )
         };
         match item.split_once(':') {
+            // Edax ends some move lists with `--:-127`: no more scores follow (never a move).
+            Some((mv, score)) if mv.trim() == "--" && score.trim() == NO_MORE_SCORES => break,
             Some((mv, score)) => {
                 let mv = mv.trim();
                 let square = if is_pass_token(mv) || mv.eq_ignore_ascii_case("pass") {
@@ -1015,6 +1056,43 @@ mod tests {
         assert_eq!(
             err(&format!("{START}; Z9:+1;")),
             "<position>:1:69: expected a move score like 'A2:+38', 'PS:-12' or a final score like '+10', found 'Z9:+1'"
+        );
+    }
+
+    #[test]
+    fn a_board_without_discs_cannot_occur_in_othello() {
+        let empty = format!("{} X", "-".repeat(64));
+        assert_eq!(
+            err(&empty),
+            "<position>:1: a board with no discs cannot occur in Othello (every game starts \
+             with four; --rules reversi starts from the empty board)"
+        );
+        let reversi = parse_text_with(&empty, Source::inline(), Rules::Reversi).unwrap();
+        assert_eq!(reversi.position.board.empties(), 64);
+    }
+
+    #[test]
+    fn search_depth_comments_mark_approximate_scores() {
+        let line = format!("{START}; +6; % search depth 4");
+        let p = parse_position(&line).unwrap();
+        assert_eq!((p.final_score, p.search_depth), (Some(6), Some(4)));
+        assert_eq!(p.to_obf(), line);
+        let exact = parse_position(&format!("{START}; +6; % from ffo")).unwrap();
+        assert_eq!(exact.search_depth, None);
+    }
+
+    #[test]
+    fn edax_sentinel_ends_the_scores() {
+        // Edax's problem files close a move list with `--:-127`: no more scores, not a pass.
+        let p = parse_position(&format!("{START}; F5:+0; D3:-2; --:-127;")).unwrap();
+        assert_eq!(p.expected, vec![(Some(sq("f5")), 0), (Some(sq("d3")), -2)]);
+        let only = parse_position(&format!("{START}; --:-127;")).unwrap();
+        assert_eq!(only.expected, vec![]);
+        assert_eq!(only.to_obf(), format!("{START};"));
+        // Any other out-of-range score of a pass is still an error.
+        assert_eq!(
+            err(&format!("{START}; --:-128;")),
+            "<position>:1:72: expected a score from -64 to +64, found '-128'"
         );
     }
 

@@ -363,7 +363,6 @@ fn corrupted_files_are_reported_and_the_rest_is_analysed() {
         transcripts.to_str().unwrap().to_string(),
         short.to_str().unwrap().to_string(),
         data("WTHOR.JOU"),
-        missing.to_str().unwrap().to_string(),
     ];
     let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
     args.extend(["--empties", "4", "--format", "jsonl"]);
@@ -381,7 +380,6 @@ fn corrupted_files_are_reported_and_the_rest_is_analysed() {
         format!("{}:3: game 3: the moves stop after move 2 with 58 empties, before the game is over (skipped)", name(&transcripts)),
         format!("{}: expected a WThor header of 16 bytes, found 10 bytes (skipped)", name(&short)),
         format!("{}: this is a WThor names file (3884 names), not a games file (skipped)", data("WTHOR.JOU")),
-        format!("{}: No such file or directory (os error 2) (skipped)", name(&missing)),
     ];
     for line in &expected {
         assert!(stderr.contains(line.as_str()), "missing {line}\n{stderr}");
@@ -419,9 +417,24 @@ fn corrupted_files_are_reported_and_the_rest_is_analysed() {
     assert!(
         stderr.contains(
             "problems: 1 bad GGF, 2 bad header, 1 bad move, 1 bad move byte, 1 illegal move, \
-             1 truncated record, 1 unfinished game, 1 unreadable file, 1 wrong header count"
+             1 truncated record, 1 unfinished game, 1 wrong header count"
         ),
         "{stderr}"
+    );
+    // A missing file or a directory among the inputs stops the run before anything is
+    // solved, as `analyze` does: one line for each.
+    let mut args: Vec<&str> = files.iter().map(String::as_str).collect();
+    let (missing, directory) = (name(&missing), name(dir.path()));
+    args.extend([missing.as_str(), directory.as_str(), "--empties", "4"]);
+    let output = games(&args);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(text(&output.stdout), "");
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "osolve: cannot read {missing}: No such file or directory (os error 2)\n\
+             osolve: cannot read {directory}: it is a directory, expected a games file\n"
+        )
     );
 }
 
@@ -433,7 +446,10 @@ fn arguments_are_checked() {
     assert!(text(&output.stderr).contains("nothing to do: give --empties N"));
     let output = games(&[&sample, "--empties", "61"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output.stderr).contains("61 is not in 0..=60"));
+    assert_eq!(
+        text(&output.stderr),
+        "osolve: invalid value '61' for '--empties <N>': expected a number of empty squares from 0 to 60\n"
+    );
     let output = games(&[&sample, "--empties", "10", "--resume"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("--resume needs the output file"));

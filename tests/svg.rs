@@ -190,12 +190,12 @@ fn reversi_pictures_and_a_directory_for_several_positions() {
         "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
-    let first = counts(&pictures.join("position-1.svg"));
+    let first = counts(&pictures.join("position-01.svg"));
     // Two discs, and the two empty centre squares are the only moves.
     assert_eq!((first.black, first.white, first.legal), (1, 1, 2));
-    let second = counts(&pictures.join("position-2.svg"));
+    let second = counts(&pictures.join("position-02.svg"));
     assert_eq!((second.black, second.white, second.legal), (2, 2, 4));
-    let text = std::fs::read_to_string(pictures.join("position-1.svg")).unwrap();
+    let text = std::fs::read_to_string(pictures.join("position-01.svg")).unwrap();
     assert!(text.contains("discs left: black 31, white 31"), "{text}");
 }
 
@@ -221,7 +221,7 @@ fn analyze_writes_one_picture_per_position() {
     assert_eq!(code, 0, "{err}");
     for (k, line) in first_three.iter().enumerate() {
         let parsed = parse_position(line).unwrap();
-        let c = counts(&pictures.join(format!("position-{}.svg", k + 1)));
+        let c = counts(&pictures.join(format!("position-{:02}.svg", k + 1)));
         assert_eq!(c.scores.len(), parsed.expected.len());
         let best = parsed.expected.iter().map(|e| e.1).max().unwrap();
         for (at, text, is_best) in &c.scores {

@@ -12,6 +12,7 @@ use super::variant::VariantArgs;
 use super::{interrupt, open_input, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use clap::{Args, ValueEnum};
 use osolve::analyze::{analyze, count_positions, inputs, Analysis, AnalyzeOptions, Sink, Summary};
+use osolve::batch::Shard;
 use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format};
 use osolve::report::picture::{Marks, Picture};
@@ -70,8 +71,8 @@ pub struct AnalyzeArgs {
     batch: BatchArgs,
     #[command(flatten)]
     variant: VariantArgs,
-    /// Also draw each position with its move scores as DIR/position-N.svg (N counts the
-    /// positions of all inputs from 1; the directory is created if needed).
+    /// Also draw each position with its move scores as DIR/position-NN.svg (NN counts the
+    /// positions of all inputs from 01; the directory is created if needed).
     #[arg(long, value_name = "DIR")]
     svg: Option<PathBuf>,
     #[command(flatten)]
@@ -81,7 +82,8 @@ pub struct AnalyzeArgs {
 /// Runs the subcommand: exit 0 when all went well, 1 when `--check` found a wrong score, 2
 /// when a bad input line was skipped (or stopped a `--strict` run), 130 when interrupted (after
 /// flushing every finished position).
-pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
+pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
+    args.batch.normalize();
     // The signal handler goes in before anything can take long.
     let interrupt = interrupt();
     let batch = &args.batch;
@@ -107,7 +109,7 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
     let pictures = args
         .svg
         .as_deref()
-        .map(|dir| PictureTarget::Directory(dir.to_path_buf()));
+        .map(|dir| PictureTarget::directory(dir, count_positions(&args.files, Shard::ALL)));
     // Before anything is opened for writing: an output must not be one of the inputs.
     let files = || args.files.iter().map(PathBuf::as_path);
     if let Some(out) = &batch.output {
@@ -115,7 +117,7 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<i32> {
     }
     if let Some(target) = &pictures {
         target.refuse_inputs("--svg", files())?;
-        target.prepare()?;
+        target.prepare("--svg")?;
     }
     let mut output = open_output(batch, format.header(), &format, |reader| {
         report::written(format, reader)

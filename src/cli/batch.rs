@@ -26,7 +26,7 @@ const PLAIN_PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// The options of a batch run that every batch command has.
 #[derive(Args)]
 pub struct BatchArgs {
-    /// Write the results to OUT (flushed after every record) instead of standard output.
+    /// Write the results to OUT (flushed after every record) instead of standard output (`-`).
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
     /// Keep the records OUT already holds (from an interrupted run) and append the rest.
@@ -48,6 +48,13 @@ pub struct BatchArgs {
 }
 
 impl BatchArgs {
+    /// Takes `-o -` for standard output, as the readers take `-` for standard input.
+    pub fn normalize(&mut self) {
+        if self.output.as_deref() == Some(Path::new("-")) {
+            self.output = None;
+        }
+    }
+
     /// The shard asked for; an error when `--resume` has no output to continue.
     pub fn shard(&self) -> anyhow::Result<Shard> {
         if self.resume && self.output.is_none() {

@@ -3,8 +3,11 @@
 //! to `osolve::bench::run`, prints through `osolve::report::bench`, and draws a progress bar on
 //! standard error when that is a terminal.
 
-use super::{interrupt, SearchArgs, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
-use anyhow::Context;
+use super::{
+    check_readable, interrupt, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK,
+    EXIT_WRONG, REFUSED_HINT,
+};
+use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use osolve::bench::{self, Event, RunOptions, Suite, BUILTIN_SUITES, DEFAULT_SUITE};
@@ -22,7 +25,7 @@ pub struct BenchArgs {
     #[command(flatten)]
     search: SearchArgs,
     /// Solve the whole suite this many times and report each position's median time.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, default_value_t = 1, value_parser = parse_repeat)]
     repeat: u32,
     /// Print JSON lines: one object per position, then a summary object.
     #[arg(long)]
@@ -30,11 +33,21 @@ pub struct BenchArgs {
     /// Keep the transposition table between positions instead of clearing it.
     #[arg(long)]
     keep_hash: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 /// Runs the subcommand: exit 0 when every score is right, 1 when one is wrong, 130 when
 /// interrupted (after printing the positions finished).
 pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
+    let is_builtin = BUILTIN_SUITES.contains(&args.suite.as_str());
+    if !is_builtin && std::path::Path::new(&args.suite).exists() {
+        if let Err(message) =
+            check_readable(std::path::Path::new(&args.suite), "a file of positions")
+        {
+            bail!("{message}");
+        }
+    }
     let suite = Suite::load(&args.suite).with_context(|| {
         if std::path::Path::new(&args.suite).exists() {
             format!("cannot read the suite {}", args.suite)
@@ -49,6 +62,25 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     let mut solver = Solver::new(args.search.options(false)).context("cannot build the solver")?;
     let stop = solver.stop_handle();
     interrupt().register(stop.clone());
+    solver.set_limits(args.limits.limits());
+    // A suite with a position too deep to finish is refused before anything is measured: the
+    // run would never end, and totals without it would not be the suite's.
+    if !args.limits.force {
+        let mut refused = false;
+        for entry in &suite.positions {
+            if let Err(reason) = solver.check_feasible(&entry.position) {
+                eprintln!("osolve: {}: {reason}; {REFUSED_HINT}", entry.source);
+                refused = true;
+            }
+            if interrupt().is_set() {
+                return Ok(EXIT_INTERRUPTED);
+            }
+        }
+        if refused {
+            return Ok(EXIT_BAD_INPUT);
+        }
+        solver.clear();
+    }
     let options = RunOptions {
         repeat: args.repeat as usize,
         keep_hash: args.keep_hash,
@@ -66,14 +98,17 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
         }
     };
     if !args.json {
-        write(&report::header(
+        let header = report::header(
             &suite.name,
             suite.positions.len(),
             solver.threads(),
             solver.options().hash_mb,
             options.repeat,
             options.keep_hash,
-        ))?;
+        );
+        if let Err(e) = write(&header) {
+            return write_failed(e);
+        }
     }
     let mut printed = 0;
     let mut failure: Option<std::io::Error> = None;
@@ -117,7 +152,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
         bar.finish_and_clear();
     }
     if let Some(e) = failure {
-        return Err(e).context("cannot write the results");
+        return write_failed(e);
     }
     // Rows finished only by an interrupted last repeat were not printed yet.
     let mut text = String::new();
@@ -133,7 +168,9 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     } else {
         report::summary(&result)
     });
-    write(&text)?;
+    if let Err(e) = write(&text) {
+        return write_failed(e);
+    }
     Ok(if result.interrupted {
         EXIT_INTERRUPTED
     } else if result.all_correct() {
@@ -141,6 +178,19 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     } else {
         EXIT_WRONG
     })
+}
+
+fn parse_repeat(text: &str) -> Result<u32, String> {
+    super::whole_number(text, 1..=100_000, "a number of runs").map(|n| n as u32)
+}
+
+/// The end of a run whose output failed: silent when the reader went away (`| head -1`), as
+/// pipes expect; any other error is reported.
+fn write_failed(error: std::io::Error) -> anyhow::Result<i32> {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        return Ok(EXIT_OK);
+    }
+    Err(error).context("cannot write the results")
 }
 
 fn progress_bar(total: u64) -> ProgressBar {

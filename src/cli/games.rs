@@ -6,7 +6,7 @@
 //! resume, shard and progress handling are shared with `osolve analyze` (`super::batch`).
 
 use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
-use super::{interrupt, paths};
+use super::{check_readable, interrupt, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use osolve::batch;
@@ -14,7 +14,7 @@ use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOption
 use osolve::games::wthor::Names;
 use osolve::games::{count_games, inputs, Game, GameError};
 use osolve::report::games::{self as report, Format};
-use osolve::search::StopHandle;
+use osolve::search::{StopHandle, TooManyEmpties};
 use std::io;
 use std::path::PathBuf;
 
@@ -47,7 +47,7 @@ pub struct GamesArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Solve each game from the position with N empties to its end, scoring every move played.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=60))]
+    #[arg(long, value_name = "N", value_parser = super::parse_empties)]
     empties: Option<u32>,
     /// Compare the exact score at the database's own depth (WThor header byte 14) with the
     /// theoretical score it records for every game; exit 1 if one differs.
@@ -58,12 +58,15 @@ pub struct GamesArgs {
     format: Option<FormatArg>,
     #[command(flatten)]
     batch: BatchArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 /// Runs the subcommand: exit 0 when all went well, 1 when `--check-theoretical` found a
 /// disagreement, 2 when a bad game or file was skipped, 130 when interrupted (after flushing
 /// every finished game).
-pub fn run(args: GamesArgs) -> anyhow::Result<i32> {
+pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
+    args.batch.normalize();
     // The signal handler goes in before anything can take long.
     interrupt();
     let batch = &args.batch;
@@ -74,6 +77,17 @@ pub fn run(args: GamesArgs) -> anyhow::Result<i32> {
         );
     }
     let shard = batch.shard()?;
+    // Every input is looked at once before anything is written: a typo should not cost a run.
+    let mut unreadable = false;
+    for path in &args.files {
+        if let Err(message) = check_readable(path, "a games file") {
+            eprintln!("osolve: {message}");
+            unreadable = true;
+        }
+    }
+    if unreadable {
+        return Ok(EXIT_BAD_INPUT);
+    }
     let format = args
         .format
         .map(Format::from)
@@ -94,7 +108,11 @@ pub fn run(args: GamesArgs) -> anyhow::Result<i32> {
     let options = GamesOptions {
         empties: args.empties,
         check_theoretical: args.check_theoretical,
-        batch: batch.options(shard, &output),
+        batch: batch::Options {
+            limits: args.limits.limits(),
+            ..batch.options(shard, &output)
+        },
+        force: args.limits.force,
     };
     batch.show_progress(&mut output, || count_games(&args.files, shard), "games");
     let mut sink = CliSink { output, format };
@@ -119,7 +137,10 @@ pub fn run(args: GamesArgs) -> anyhow::Result<i32> {
         );
     }
     let wrong = args.check_theoretical && !summary.disagreements.is_empty();
-    Ok(exit_code(wrong, !summary.skipped.is_empty()))
+    Ok(exit_code(
+        wrong,
+        !summary.skipped.is_empty() || summary.refused > 0,
+    ))
 }
 
 /// Writes each finished game and keeps the progress up to date.
@@ -152,6 +173,12 @@ impl batch::Sink<GameWork> for CliSink {
 
     fn bad(&mut self, error: GameError) -> io::Result<()> {
         self.output.progress.message(&format!("{error} (skipped)"));
+        Ok(())
+    }
+
+    fn refused(&mut self, game: Game, reason: TooManyEmpties) -> io::Result<()> {
+        let line = format!("{}: {reason}; {REFUSED_HINT} (skipped)", game.id);
+        self.output.progress.message(&line);
         Ok(())
     }
 }

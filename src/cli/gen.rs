@@ -10,11 +10,12 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use osolve::eval::{builtin, Weights};
-use osolve::learn::gen::{generate, GenError, GenOptions, Label, Policy};
-use osolve::notation::format_obf_final;
+use osolve::learn::gen::{generate, Control, GenError, GenOptions, Label, Policy};
+use osolve::notation::{format_obf_final, search_depth_comment};
 use osolve::report::learn::gen_summary;
+use osolve::search::{TooManyEmpties, FEASIBLE_EMPTIES};
 
-use super::{interrupt, paths, EXIT_INTERRUPTED, EXIT_OK};
+use super::{interrupt, paths, LimitArgs, EXIT_INTERRUPTED, EXIT_OK};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum PolicyArg {
@@ -28,38 +29,56 @@ enum PolicyArg {
 #[derive(Args, Debug)]
 pub struct GenArgs {
     /// Positions to write.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = parse_positions)]
     positions: usize,
     /// Range of empties, e.g. 12-22.
     #[arg(long, default_value = "12-22", value_parser = parse_range)]
     empties: (u32, u32),
     /// Seed of the games (the same seed gives the same file).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::parse_count)]
     seed: u64,
     /// How games are played.
     #[arg(long, value_enum, default_value = "random")]
     policy: PolicyArg,
     /// Self-play: opening moves played at random.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = super::parse_empties)]
     random_plies: u32,
     /// Self-play: chance of a random move after the opening.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = 0.1, value_parser = parse_epsilon)]
     epsilon: f64,
     /// Label with a depth-limited search of this many plies instead of the exact solver.
-    #[arg(long, value_name = "PLIES")]
+    #[arg(long, value_name = "PLIES", value_parser = parse_search_depth)]
     search_depth: Option<u32>,
     /// Weights for self-play and search labels (default: the built-in ones).
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
     /// Labelling threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, value_parser = super::parse_thread_count)]
     threads: Option<u16>,
     /// Transposition table of each labelling thread, MiB.
-    #[arg(long = "hash-mb", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long = "hash-mb", default_value_t = 16, value_parser = parse_hash)]
     hash_mb: u32,
-    /// Output file.
+    /// Output file (`-` is standard output).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+fn parse_positions(text: &str) -> Result<usize, String> {
+    super::whole_number(text, 1..=u32::MAX as u64, "a number of positions").map(|n| n as usize)
+}
+
+fn parse_epsilon(text: &str) -> Result<f64, String> {
+    super::decimal(text, 0.0, 1.0)
+}
+
+fn parse_search_depth(text: &str) -> Result<u32, String> {
+    super::whole_number(text, 1..=60, "a depth in plies").map(|n| n as u32)
+}
+
+fn parse_hash(text: &str) -> Result<u32, String> {
+    super::whole_number(text, 1..=65536, "a table size in MiB").map(|n| n as u32)
 }
 
 fn parse_range(text: &str) -> Result<(u32, u32), String> {
@@ -116,10 +135,34 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
             Some(depth) => Label::Search { depth },
             None => Label::Exact,
         },
+        limits: args.limits.limits(),
     };
-    let file = File::create(&args.output)
-        .with_context(|| format!("cannot create {}", args.output.display()))?;
-    let mut out = BufWriter::new(file);
+    // Exact labels of positions too deep to solve would never come: refused before starting.
+    let hopeless = args.empties.1 > FEASIBLE_EMPTIES
+        && args.search_depth.is_none()
+        && options.limits.is_none()
+        && !args.limits.force;
+    if hopeless {
+        let (low, high) = args.empties;
+        bail!(
+            "--empties {low}-{high}: {}; use --force to try anyway, or --time-limit / \
+             --node-limit (a position whose search reaches the limit is dropped)",
+            TooManyEmpties { empties: high }
+        );
+    }
+    let output_name = if paths::is_std_stream(&args.output) {
+        "standard output".to_string()
+    } else {
+        args.output.display().to_string()
+    };
+    let sink: Box<dyn Write> = if paths::is_std_stream(&args.output) {
+        Box::new(io::stdout())
+    } else {
+        let file = File::create(&args.output)
+            .with_context(|| format!("cannot create {}", args.output.display()))?;
+        Box::new(file)
+    };
+    let mut out = BufWriter::new(sink);
     let bar = io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(args.positions as u64);
         bar.set_style(
@@ -137,7 +180,11 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
         &options,
         &weights,
         &mut |position, score| {
-            let line = format_obf_final(position, score);
+            let mut line = format_obf_final(position, score);
+            // Scores of a depth-limited search are marked, so that no one takes them as exact.
+            if let Some(depth) = args.search_depth {
+                line.push_str(&search_depth_comment(depth));
+            }
             writeln!(out, "{line}").inspect_err(|e| write_error = Some(e.to_string()))
         },
         &|done| {
@@ -145,13 +192,20 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
                 bar.set_position(done);
             }
         },
-        &|| interrupt.is_set(),
+        &Control {
+            stopped: &|| interrupt.is_set(),
+            register: &|handle| interrupt.register(handle),
+        },
     );
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    out.flush()
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    if let Err(e) = out.flush() {
+        // The reader of standard output went away (`| head`): it has what it wanted.
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            return Err(e).with_context(|| format!("cannot write {output_name}"));
+        }
+    }
     match result {
         Ok(stats) => {
             eprint!("{}", gen_summary(&stats, threads));
@@ -160,12 +214,12 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
         Err(GenError::Stopped(stats)) => {
             eprint!("{}", gen_summary(&stats, threads));
             eprintln!(
-                "interrupted: {} complete lines kept in {}",
+                "interrupted: {} complete lines kept in {output_name}",
                 stats.positions,
-                args.output.display()
             );
             Ok(EXIT_INTERRUPTED)
         }
-        Err(e) => Err(anyhow::Error::new(e).context(format!("{}", args.output.display()))),
+        Err(GenError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(EXIT_OK),
+        Err(e) => Err(anyhow::Error::new(e).context(output_name)),
     }
 }

@@ -7,6 +7,7 @@ mod batch;
 mod bench;
 mod games;
 mod gen;
+mod meta;
 mod paths;
 mod perft;
 mod show;
@@ -14,7 +15,7 @@ mod solve;
 mod train;
 mod variant;
 
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, Parser, Subcommand};
 use osolve::notation::{open_path, DynRead, PositionReader};
 use osolve::search::{Limits, SolveOptions, StopHandle};
@@ -36,7 +37,7 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 #[derive(Parser)]
 #[command(
     name = "osolve",
-    version,
+    version = meta::VERSION,
     about = "Exact Othello endgame solver and analysis tool"
 )]
 struct Cli {
@@ -44,24 +45,38 @@ struct Cli {
     command: Command,
 }
 
+// Every subcommand lets a value start with `-` followed by a digit (`--time-limit -1`), so
+// that its parser says what was expected instead of clap taking it for an unknown option.
 #[derive(Subcommand)]
 enum Command {
     /// Solve positions exactly: score, best move, principal variation.
+    #[command(allow_negative_numbers = true)]
     Solve(solve::SolveArgs),
     /// Score every move of every position in files.
+    #[command(allow_negative_numbers = true)]
     Analyze(analyze::AnalyzeArgs),
     /// Solve real games (WThor, GGF, transcripts) from N empties; check recorded scores.
+    #[command(allow_negative_numbers = true)]
     Games(games::GamesArgs),
     /// Measure solving speed on a standard suite.
+    #[command(allow_negative_numbers = true)]
     Bench(bench::BenchArgs),
     /// Count move-generation leaves from a position.
+    #[command(allow_negative_numbers = true)]
     Perft(perft::PerftArgs),
     /// Make labelled training positions (exact solves of generated games).
+    #[command(allow_negative_numbers = true)]
     Gen(gen::GenArgs),
     /// Fit the evaluation weights to labelled positions.
+    #[command(allow_negative_numbers = true)]
     Train(train::TrainArgs),
     /// Draw positions (terminal, SVG), with every move's score or the principal variation.
+    #[command(allow_negative_numbers = true)]
     Show(show::ShowArgs),
+    /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(meta::CompletionsArgs),
+    /// Print the manual page (roff; `osolve man | man -l -`).
+    Man(meta::ManArgs),
 }
 
 /// Search options shared by the solving subcommands.
@@ -120,6 +135,29 @@ fn memory_mib() -> Option<u64> {
     Some(kib / 1024)
 }
 
+/// A whole number of at least 0 (counts, seeds, plies).
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    whole_number(text, 0..=u64::MAX, "a whole number")
+}
+
+/// A number from 0 to 60 empty squares or plies.
+pub fn parse_empties(text: &str) -> Result<u32, String> {
+    whole_number(text, 0..=60, "a number of empty squares").map(|n| n as u32)
+}
+
+/// A decimal number within `low..=high`, or a message saying so.
+pub fn decimal(text: &str, low: f64, high: f64) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if (low..=high).contains(&value) => Ok(value),
+        _ => Err(format!("expected a number from {low} to {high}")),
+    }
+}
+
+/// Worker threads, 1 to 1024 (for the commands with their own `--threads`).
+pub fn parse_thread_count(text: &str) -> Result<u16, String> {
+    parse_threads(text)
+}
+
 fn parse_node_limit(text: &str) -> Result<u64, String> {
     whole_number(text, 1..=u64::MAX, "a number of nodes")
 }
@@ -135,7 +173,8 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
-/// Limits of each position's search, shared by `solve` and `analyze`.
+/// Limits of each search and `--force`, shared by every command that solves (`solve`,
+/// `analyze`, `games`, `show`, `gen`, `bench`).
 #[derive(Args, Clone, Debug)]
 pub struct LimitArgs {
     /// Stop each position's search after SECONDS (decimals allowed); the position is then
@@ -170,25 +209,74 @@ pub const REFUSED_HINT: &str =
 /// when it cannot be read: missing, a directory (which opens but cannot be read on Unix),
 /// unreadable (a regular file's first byte is read once to find out).
 pub fn open_input(path: &Path) -> Result<PositionReader<DynRead>, String> {
+    check_readable(path, "a file of positions")?;
+    if let Some(kind) = games_file(path) {
+        return Err(format!(
+            "cannot read {}: it is a {kind} games file, not a file of positions; use \
+             `osolve games {} --empties N` to solve its games",
+            path.display(),
+            path.display()
+        ));
+    }
+    open_path(path).map_err(|e| format!("cannot read {}: {}", path.display(), e.kind))
+}
+
+/// The kind of games file `path` is, when it plainly is one: GGF text (`(;GM[Othello]...`), or
+/// a WThor database (named `*.wtb`, or binary with a 16-byte header and 68-byte records).
+/// Files of positions with a stray bad byte are not mistaken for one.
+fn games_file(path: &Path) -> Option<&'static str> {
+    use osolve::games::{sniff, Kind};
+    if path == Path::new("-") || !path.is_file() {
+        return None;
+    }
+    let mut head = [0u8; 512];
+    let read = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .ok()?;
+    let head = &head[..read];
+    let name = path.to_string_lossy();
+    match sniff(head, &name) {
+        Kind::Ggf => Some("GGF"),
+        Kind::Wthor => {
+            let wtb = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
+            let len = std::fs::metadata(path).map_or(0, |m| m.len());
+            let records = len >= 16 && (len - 16) % 68 == 0 && head.contains(&0);
+            (wtb || records).then_some("WThor")
+        }
+        Kind::Transcripts => None,
+    }
+}
+
+/// Whether `path` (`-` is standard input) can be read as an input: a one-line message naming
+/// it when it is missing, a directory (`expected` says what was wanted instead) or unreadable
+/// (a regular file's first byte is read once to find out).
+pub fn check_readable(path: &Path, expected: &str) -> Result<(), String> {
     let cannot =
         |reason: &dyn std::fmt::Display| format!("cannot read {}: {reason}", path.display());
-    if path != Path::new("-") {
-        if path.is_dir() {
-            return Err(cannot(&"it is a directory, expected a file of positions"));
-        }
-        if path.is_file() {
-            std::fs::File::open(path)
-                .and_then(|mut file| file.read(&mut [0u8; 1]))
-                .map_err(|e| cannot(&e))?;
-        }
+    if path == Path::new("-") {
+        return Ok(());
     }
-    open_path(path).map_err(|e| cannot(&e.kind))
+    if path.is_dir() {
+        return Err(cannot(&format!("it is a directory, expected {expected}")));
+    }
+    std::fs::File::open(path)
+        .and_then(|mut file| {
+            if path.is_file() {
+                file.read(&mut [0u8; 1])?;
+            }
+            Ok(())
+        })
+        .map_err(|e| cannot(&e))
 }
 
 /// Ctrl-C / SIGTERM: the first one stops every registered search; the drivers then print what
 /// was finished and exit with `EXIT_INTERRUPTED`. A second one exits at once.
 pub struct Interrupt {
     flag: AtomicBool,
+    /// Exit at the first signal (commands with nothing finished to keep: `train`, `perft`).
+    at_once: AtomicBool,
     handles: Mutex<Vec<StopHandle>>,
     /// Stop flags of the variant solvers.
     flags: Mutex<Vec<Arc<AtomicBool>>>,
@@ -219,10 +307,19 @@ impl Interrupt {
             .unwrap_or_else(|e| e.into_inner())
             .push(flag);
     }
+    /// Makes the first signal end the process at once with `EXIT_INTERRUPTED`, for commands
+    /// that cannot stop part-way with something to keep.
+    pub fn exit_at_once(&self) {
+        self.at_once.store(true, Ordering::SeqCst);
+        if self.is_set() {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+    }
     fn trigger(&self) {
         // A second signal means "now": the first one is still waiting for a search or for
         // input (a terminal on standard input) to finish.
-        if self.flag.swap(true, Ordering::SeqCst) {
+        if self.flag.swap(true, Ordering::SeqCst) || self.at_once.load(Ordering::SeqCst) {
+            eprintln!("interrupted");
             std::process::exit(EXIT_INTERRUPTED);
         }
         for h in self
@@ -246,6 +343,7 @@ pub fn interrupt() -> &'static Interrupt {
         let _ = ctrlc::set_handler(|| interrupt().trigger());
         Interrupt {
             flag: AtomicBool::new(false),
+            at_once: AtomicBool::new(false),
             handles: Mutex::new(Vec::new()),
             flags: Mutex::new(Vec::new()),
         }
@@ -266,13 +364,30 @@ fn usage_error(error: clap::Error) -> i32 {
         ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
             let text = error.render().to_string();
             let first = text.lines().next().unwrap_or_default();
-            eprintln!("osolve: {}", first.strip_prefix("error: ").unwrap_or(first));
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            // An enumerated option says what it takes: `(expected othello or reversi)`.
+            let allowed = match error.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(values)) if !values.is_empty() => {
+                    format!(" (expected {})", one_of(values))
+                }
+                _ => String::new(),
+            };
+            eprintln!("osolve: {first}{allowed}");
             EXIT_BAD_INPUT
         }
         _ => {
             let _ = error.print();
             EXIT_BAD_INPUT
         }
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn one_of(values: &[String]) -> String {
+    match values.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -291,6 +406,8 @@ pub fn run() -> i32 {
         Command::Gen(args) => gen::run(args),
         Command::Train(args) => train::run(args),
         Command::Show(args) => show::run(args),
+        Command::Completions(args) => meta::completions(args),
+        Command::Man(args) => meta::man(args),
     };
     match result {
         Ok(code) => code,

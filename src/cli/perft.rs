@@ -1,7 +1,7 @@
 //! `osolve perft`: counts the leaf positions 1 to DEPTH plies below the start (or `--position`)
 //! with the library's parallel perft, printing each depth as soon as it is counted, with its
-//! time and rate (rows formatted by `osolve::report`). Ctrl-C ends it at once: there is nothing
-//! to save. Under `--rules reversi` it counts from the empty board with the Reversi move rules
+//! time and rate (rows formatted by `osolve::report`). Ctrl-C or SIGTERM ends it at once with
+//! exit code 130: the depths printed are kept, the one being counted has nothing to save. Under `--rules reversi` it counts from the empty board with the Reversi move rules
 //! (`osolve::variant::perft`).
 
 use std::io::{self, Write};
@@ -21,7 +21,7 @@ use super::EXIT_OK;
 #[derive(Args, Debug)]
 pub struct PerftArgs {
     /// Plies to count, 0 to 20 (a pass is a ply; a finished game is one leaf).
-    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(0..=20))]
+    #[arg(value_name = "DEPTH", value_parser = parse_depth)]
     depth: u32,
     /// Count from this position (any notation) instead of the standard start.
     #[arg(
@@ -37,8 +37,14 @@ pub struct PerftArgs {
     rules: RulesArg,
 }
 
+fn parse_depth(text: &str) -> Result<u32, String> {
+    super::whole_number(text, 0..=20, "a depth in plies").map(|n| n as u32)
+}
+
 /// Runs the subcommand.
 pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
+    // The depths printed are kept; the one being counted has nothing to keep.
+    super::interrupt().exit_at_once();
     let rules = Rules::from(args.rules);
     let from = match &args.position {
         Some(text) => {

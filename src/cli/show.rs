@@ -15,11 +15,14 @@ use osolve::notation::{open_path, parse_text_with, Parsed, Source, INLINE_NAME};
 use osolve::report::colour;
 use osolve::report::picture::{Marks, Picture};
 use osolve::report::svg::svg;
-use osolve::search::Solver;
+use osolve::report::unfinished::bounds_text;
+use osolve::search::{Solver, StopReason, Unfinished};
 use osolve::variant::{Rules, VariantPosition};
 
 use super::variant::{stdout_style, variant_position, variant_solver, VariantArgs};
-use super::{paths, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::{
+    paths, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
+};
 
 /// Arguments of `osolve show`.
 #[derive(Args, Debug)]
@@ -44,8 +47,8 @@ pub struct ShowArgs {
     /// Solve exactly and number the principal variation on its squares.
     #[arg(long)]
     solve: bool,
-    /// Write the picture as SVG: to OUT for one position; for several, OUT is a directory
-    /// (created if needed) that gets position-1.svg, position-2.svg, ...
+    /// Write the picture as SVG: to OUT for one position (`-` is standard output); for several,
+    /// OUT is a directory (created if needed) that gets position-01.svg, position-02.svg, ...
     #[arg(long, value_name = "OUT")]
     svg: Option<PathBuf>,
     /// Write the picture as PNG, like --svg (needs a build with the `png` feature).
@@ -61,15 +64,24 @@ pub struct ShowArgs {
     search: SearchArgs,
     #[command(flatten)]
     variant: VariantArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
-/// Where the pictures of a run go: one file, or numbered files in a directory.
+/// Where the pictures of a run go: one file (`-` is standard output), or numbered files in a
+/// directory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PictureTarget {
     /// The picture of the only position.
     File(PathBuf),
-    /// `position-N.<extension>` for the N-th position, from 1.
-    Directory(PathBuf),
+    /// `position-NN.<extension>` for the N-th position, from 1, with `digits` digits at least
+    /// (zero-padded, so that the names sort in order).
+    Directory {
+        /// The directory.
+        dir: PathBuf,
+        /// Digits of the numbers.
+        digits: usize,
+    },
 }
 
 impl PictureTarget {
@@ -78,9 +90,18 @@ impl PictureTarget {
     pub fn new(out: &Path, count: usize) -> PictureTarget {
         let slash = out.as_os_str().to_string_lossy().ends_with('/');
         if count > 1 || out.is_dir() || slash {
-            PictureTarget::Directory(out.to_path_buf())
+            PictureTarget::directory(out, Some(count))
         } else {
             PictureTarget::File(out.to_path_buf())
+        }
+    }
+
+    /// Numbered pictures in `dir`, numbered with the digits of `count` (at least two).
+    pub fn directory(dir: &Path, count: Option<usize>) -> PictureTarget {
+        let digits = count.unwrap_or(0).to_string().len().max(2);
+        PictureTarget::Directory {
+            dir: dir.to_path_buf(),
+            digits,
         }
     }
 
@@ -88,7 +109,9 @@ impl PictureTarget {
     pub fn path(&self, number: usize, extension: &str) -> PathBuf {
         match self {
             PictureTarget::File(path) => path.clone(),
-            PictureTarget::Directory(dir) => dir.join(format!("position-{number}.{extension}")),
+            PictureTarget::Directory { dir, digits } => {
+                dir.join(format!("position-{number:0digits$}.{extension}"))
+            }
         }
     }
 
@@ -101,7 +124,7 @@ impl PictureTarget {
     ) -> anyhow::Result<()> {
         match self {
             PictureTarget::File(path) => paths::refuse_input_as_output(path, what, inputs),
-            PictureTarget::Directory(dir) => {
+            PictureTarget::Directory { dir, .. } => {
                 for input in inputs {
                     let in_dir = match input.parent() {
                         Some(parent) if !parent.as_os_str().is_empty() => parent,
@@ -125,25 +148,54 @@ impl PictureTarget {
         }
     }
 
-    /// Creates the directory when the target is one.
-    pub fn prepare(&self) -> anyhow::Result<()> {
-        if let PictureTarget::Directory(dir) = self {
+    /// Creates the directory when the target is one; `what` names the option in the message
+    /// when a file is in the way.
+    pub fn prepare(&self, what: &str) -> anyhow::Result<()> {
+        if let PictureTarget::Directory { dir, .. } = self {
+            if paths::is_std_stream(dir) {
+                bail!(
+                    "{what} -: several positions need a directory for their pictures, not \
+                     standard output"
+                );
+            }
+            if dir.exists() && !dir.is_dir() {
+                bail!(
+                    "{what} {}: several positions need a directory for their pictures, and {} \
+                     is a file",
+                    dir.display(),
+                    dir.display()
+                );
+            }
             fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         }
         Ok(())
     }
 }
 
-/// Writes `picture` as SVG to `path`.
-pub fn write_svg(path: &Path, picture: &Picture) -> anyhow::Result<()> {
-    fs::write(path, svg(picture)).with_context(|| format!("cannot write {}", path.display()))
+/// Writes `bytes` to `path`, or to standard output for `-`.
+fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if paths::is_std_stream(path) {
+        let mut out = io::stdout().lock();
+        return match out.write_all(bytes).and_then(|()| out.flush()) {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                Err(anyhow::Error::new(e).context("cannot write to standard output"))
+            }
+            _ => Ok(()),
+        };
+    }
+    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Writes `picture` as PNG to `path`.
+/// Writes `picture` as SVG to `path` (`-` is standard output).
+pub fn write_svg(path: &Path, picture: &Picture) -> anyhow::Result<()> {
+    write_file(path, svg(picture).as_bytes())
+}
+
+/// Writes `picture` as PNG to `path` (`-` is standard output).
 #[cfg(feature = "png")]
 fn write_png(path: &Path, picture: &Picture) -> anyhow::Result<()> {
     let bytes = osolve::report::svg::png(&svg(picture)).map_err(anyhow::Error::msg)?;
-    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    write_file(path, &bytes)
 }
 
 #[cfg(not(feature = "png"))]
@@ -190,18 +242,30 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     let mut engine = if !args.analyze && !args.solve {
         Engine::Plain
     } else if variant.is_standard() {
-        let solver = Solver::new(args.search.options(false))?;
+        let mut solver = Solver::new(args.search.options(false))?;
+        solver.set_limits(args.limits.limits());
         interrupt.register(solver.stop_handle());
         Engine::Othello(Box::new(solver))
     } else {
         Engine::Variant(Box::new(variant_solver(variant, false)))
     };
-    for target in svg_target.iter().chain(&png_target) {
-        target.prepare()?;
+    for (target, what) in [(&svg_target, "--svg"), (&png_target, "--png")] {
+        if let Some(target) = target {
+            target.prepare(what)?;
+        }
     }
+    // A picture on standard output leaves no room for the diagram there.
+    let to_stdout = [&args.svg, &args.png]
+        .into_iter()
+        .any(|out| out.as_deref().is_some_and(paths::is_std_stream));
+    let quiet = args.quiet || to_stdout;
     let style = stdout_style(args.ascii);
     let mut out = io::stdout().lock();
     for (k, parsed) in items.iter().enumerate() {
+        if interrupt.is_set() {
+            eprintln!("interrupted: {k} position{} shown", plural(k));
+            return Ok(EXIT_INTERRUPTED);
+        }
         let position = match variant_position(parsed, rules) {
             Ok(position) => position,
             Err(e) => {
@@ -210,15 +274,19 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        let Some(marks) = marks(&mut engine, args.analyze, &position) else {
-            eprintln!(
-                "interrupted: {k} position{} shown",
-                if k == 1 { "" } else { "s" }
-            );
+        if let (false, Engine::Othello(solver)) = (args.limits.force, &mut engine) {
+            if let Err(refused) = solver.check_feasible(&parsed.position) {
+                eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);
+                bad_input = true;
+                continue;
+            }
+        }
+        let Some(marks) = marks(&mut engine, args.analyze, &position, &parsed.source) else {
+            eprintln!("interrupted: {k} position{} shown", plural(k));
             return Ok(EXIT_INTERRUPTED);
         };
         let picture = Picture::new(&position, marks, parsed.source.to_string());
-        if !args.quiet {
+        if !quiet {
             let text = format!("{}\n{}\n", parsed.source, colour::diagram(&picture, style));
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
                 if e.kind() == io::ErrorKind::BrokenPipe {
@@ -235,6 +303,15 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         }
     }
     Ok(if bad_input { EXIT_BAD_INPUT } else { EXIT_OK })
+}
+
+/// `s` unless `count` is 1.
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// Every position of the inputs, files first, then the `-p` texts; bad lines are reported and
@@ -275,22 +352,53 @@ fn read_inputs(args: &ShowArgs, rules: Rules) -> anyhow::Result<(Vec<Parsed>, bo
     Ok((items, bad_input))
 }
 
-/// The marks for `position`; `None` when the search was stopped.
-fn marks(engine: &mut Engine, analyze: bool, position: &VariantPosition) -> Option<Marks> {
+/// The marks for `position`; `None` when the search was stopped. A search that reaches a limit
+/// is said on standard error: `--analyze` then shows the moves it scored, `--solve` only the
+/// legal moves.
+fn marks(
+    engine: &mut Engine,
+    analyze: bool,
+    position: &VariantPosition,
+    source: &Source,
+) -> Option<Marks> {
+    let stopped = |unfinished: Unfinished| {
+        if unfinished.bounds.reason == StopReason::Interrupted {
+            return None;
+        }
+        eprintln!(
+            "osolve: {source}: unfinished ({}): {}{}",
+            unfinished.bounds.reason,
+            bounds_text(&unfinished.bounds, false),
+            if analyze {
+                format!("; {} moves scored", unfinished.moves.len())
+            } else {
+                String::new()
+            }
+        );
+        Some(if analyze {
+            Marks::Scores(unfinished.moves)
+        } else {
+            Marks::Legal
+        })
+    };
     match engine {
         Engine::Plain => Some(Marks::Legal),
         Engine::Othello(solver) => {
             let board = position.position();
             if analyze {
-                let (scores, _) = solver.score_moves(&board).ok()?;
-                Some(Marks::Scores(scores))
+                match solver.try_score_moves(&board) {
+                    Ok((scores, _)) => Some(Marks::Scores(scores)),
+                    Err(unfinished) => stopped(unfinished),
+                }
             } else {
-                let solution = solver.solve(&board).ok()?;
-                Some(Marks::Line {
-                    pv: solution.pv,
-                    score: solution.score,
-                    wld: false,
-                })
+                match solver.try_solve(&board) {
+                    Ok(solution) => Some(Marks::Line {
+                        pv: solution.pv,
+                        score: solution.score,
+                        wld: false,
+                    }),
+                    Err(unfinished) => stopped(unfinished),
+                }
             }
         }
         Engine::Variant(solver) => {

@@ -2,6 +2,7 @@
 //! writes them), fits the evaluation weights and writes the weights file; prints the training
 //! and held-out errors per weight set.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
@@ -19,24 +20,36 @@ pub struct TrainArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Conjugate-gradient iterations per weight set.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = parse_iterations)]
     iterations: u32,
     /// Ridge penalty.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = parse_lambda)]
     lambda: f64,
     /// Fit the positions as given only, not also their symmetric images.
     #[arg(long)]
     no_augment: bool,
     /// Fit a weight set only when it has at least this many training positions of its own
     /// empties (others borrow the nearest fitted set).
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = parse_min_samples)]
     min_samples: usize,
     /// Threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, value_parser = super::parse_thread_count)]
     threads: Option<u16>,
-    /// Weights file to write.
+    /// Weights file to write (`-` is standard output; the table then goes to standard error).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
+}
+
+fn parse_iterations(text: &str) -> Result<u32, String> {
+    super::whole_number(text, 1..=1_000_000, "a number of iterations").map(|n| n as u32)
+}
+
+fn parse_lambda(text: &str) -> Result<f64, String> {
+    super::decimal(text, 0.0, 1e12)
+}
+
+fn parse_min_samples(text: &str) -> Result<usize, String> {
+    super::whole_number(text, 0..=u32::MAX as u64, "a number of positions").map(|n| n as usize)
 }
 
 /// Runs the subcommand.
@@ -47,6 +60,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             args.lambda
         );
     }
+    // Nothing is kept from a fit cut short: a signal ends the run at once (exit 130) and the
+    // weights file is not written.
+    super::interrupt().exit_at_once();
     // Before anything is read or written: the weights must not overwrite an input.
     paths::refuse_input_as_output(&args.output, "-o", args.files.iter().map(PathBuf::as_path))?;
     let mut samples = Vec::new();
@@ -73,9 +89,36 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         augment: !args.no_augment,
         min_samples: args.min_samples,
     };
+    let given = samples.len();
+    if given < args.min_samples {
+        eprintln!(
+            "osolve: warning: {given} labelled position{} given, fewer than --min-samples {} \
+             that a weight set needs of its own empties",
+            if given == 1 { "" } else { "s" },
+            args.min_samples
+        );
+    }
     let (weights, reports, stats) = train(samples, &options)?;
-    print!("{}", train_table(&reports, &stats));
+    if reports.is_empty() {
+        bail!(
+            "no weight set could be fitted: each needs at least --min-samples {} training \
+             positions of its own empties; no weights written to {}",
+            args.min_samples,
+            args.output.display()
+        );
+    }
     let bytes = weights.to_bytes();
+    if paths::is_std_stream(&args.output) {
+        // The weights go to standard output, so the table goes to standard error.
+        eprint!("{}", train_table(&reports, &stats));
+        let mut out = std::io::stdout().lock();
+        out.write_all(&bytes)
+            .and_then(|()| out.flush())
+            .context("cannot write the weights to standard output")?;
+        eprintln!("wrote standard output ({} bytes)", bytes.len());
+        return Ok(EXIT_OK);
+    }
+    print!("{}", train_table(&reports, &stats));
     std::fs::write(&args.output, &bytes)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     println!("wrote {} ({} bytes)", args.output.display(), bytes.len());

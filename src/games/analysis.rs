@@ -15,7 +15,7 @@ use super::{discs, Game, GameError, Reached};
 use crate::batch::{self, BatchError, Totals, Work};
 use crate::bench::nps;
 use crate::board::{Color, Position, Square};
-use crate::search::{Solution, Solver, StopHandle, Stopped};
+use crate::search::{Solution, Solver, StopHandle, StopReason, Stopped, TooManyEmpties};
 
 /// What to compute and how.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -24,9 +24,22 @@ pub struct GamesOptions {
     pub empties: Option<u32>,
     /// Compare the exact score at the database's depth with its recorded theoretical score.
     pub check_theoretical: bool,
-    /// How to run the batch: shard, threads, table size, resumed games (`wld` and `strict`
-    /// are ignored: games are solved exactly, and a bad game never stops the run).
+    /// How to run the batch: shard, threads, table size, resumed games, the limits of each
+    /// search (`wld` and `strict` are ignored: games are solved exactly, and a bad game never
+    /// stops the run). A game one of whose searches reaches a limit is reported unfinished.
     pub batch: batch::Options,
+    /// Solve games whose deepest position is too deep to finish without a limit (otherwise
+    /// those [`Solver::check_feasible`] rejects are refused).
+    pub force: bool,
+}
+
+/// Where the analysis of a game stopped at a limit of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameUnfinished {
+    /// Empties of the position whose search reached the limit.
+    pub empties: u32,
+    /// The limit reached.
+    pub reason: StopReason,
 }
 
 /// One move played from N empties on, scored.
@@ -92,6 +105,9 @@ pub struct GameAnalysis {
     pub nodes: u64,
     /// Wall time spent on the game.
     pub time: Duration,
+    /// A search reached a limit of the run: nothing of the game is then reported as exact
+    /// (`exact`, `moves` and `theoretical` are empty).
+    pub unfinished: Option<GameUnfinished>,
 }
 
 impl GameAnalysis {
@@ -133,14 +149,56 @@ pub fn analyze_game(
         solved: 0,
         nodes: 0,
         time: Duration::ZERO,
+        unfinished: None,
     };
+    match fill(solver, game, options, &mut analysis) {
+        Ok(()) => {}
+        Err(Halt::Stopped) => return Err(Stopped),
+        Err(Halt::Limit(unfinished)) => {
+            analysis.exact = None;
+            analysis.moves.clear();
+            analysis.theoretical = None;
+            analysis.unfinished = Some(unfinished);
+        }
+    }
+    analysis.time = start.elapsed();
+    Ok(analysis)
+}
+
+/// Why [`fill`] ended early.
+enum Halt {
+    /// A stop was requested.
+    Stopped,
+    /// A search reached a limit of the run.
+    Limit(GameUnfinished),
+}
+
+/// The work of [`analyze_game`], into `analysis`.
+fn fill(
+    solver: &mut Solver,
+    game: &Game,
+    options: &GamesOptions,
+    analysis: &mut GameAnalysis,
+) -> Result<(), Halt> {
     let mut solve = |analysis: &mut GameAnalysis, position: &Position| {
-        let solution = solver.solve(position)?;
+        let solution = match solver.try_solve(position) {
+            Ok(solution) => solution,
+            Err(unfinished) => {
+                analysis.nodes += unfinished.nodes;
+                return Err(match unfinished.bounds.reason {
+                    StopReason::Interrupted => Halt::Stopped,
+                    reason => Halt::Limit(GameUnfinished {
+                        empties: position.board.empties(),
+                        reason,
+                    }),
+                });
+            }
+        };
         if !position.board.is_game_over() {
             analysis.solved += 1;
         }
         analysis.nodes += solution.nodes;
-        Ok::<Solution, Stopped>(solution)
+        Ok::<Solution, Halt>(solution)
     };
     let from = options.empties.and_then(|n| game.at_empties(n));
     let on_the_way = |reached: Option<Reached>| matches!((reached, from), (Some(r), Some(f)) if r.index >= f.index);
@@ -155,7 +213,7 @@ pub fn analyze_game(
         // depth is compared with its final score.
         let exact = match reached {
             Some(r) => {
-                let solution = solve(&mut analysis, &r.position)?;
+                let solution = solve(analysis, &r.position)?;
                 discs(&r.position, solution.score).0
             }
             None => game.final_discs().0,
@@ -172,7 +230,7 @@ pub fn analyze_game(
         let mut best = Vec::with_capacity(scores.capacity());
         for i in from.index..=game.moves.len() {
             let position = game.position(i);
-            let solution = solve(&mut analysis, &position)?;
+            let solution = solve(analysis, &position)?;
             scores.push(solution.score);
             best.push(solution.pv.first().copied().flatten());
             if i == from.index {
@@ -210,8 +268,7 @@ pub fn analyze_game(
         }
     }
     analysis.theoretical = theoretical_at;
-    analysis.time = start.elapsed();
-    Ok(analysis)
+    Ok(())
 }
 
 /// A game whose recorded theoretical score is not the exact one.
@@ -254,6 +311,10 @@ pub struct GamesSummary {
     pub unchecked: usize,
     /// WThor games whose recorded final score differs from their replay.
     pub final_differs: usize,
+    /// Games one of whose searches reached a limit (reported unfinished).
+    pub unfinished: usize,
+    /// Games refused: too deep to solve exactly without a limit.
+    pub refused: usize,
     /// Positions solved.
     pub solved: usize,
     /// Positions searched.
@@ -278,6 +339,7 @@ impl GamesSummary {
 
     fn add(&mut self, analysis: &GameAnalysis) {
         self.analysed += 1;
+        self.unfinished += usize::from(analysis.unfinished.is_some());
         self.solved += analysis.solved;
         self.nodes += analysis.nodes;
         if analysis.exact.is_some() {
@@ -383,6 +445,27 @@ impl Work for GameWork {
         at_n.max(at_depth).unwrap_or(0)
     }
 
+    fn feasible(&self, checker: &mut Solver, game: &Game) -> Result<(), TooManyEmpties> {
+        let options = &self.0;
+        if options.force {
+            return Ok(());
+        }
+        // The deepest position the game needs solved decides (the others are smaller).
+        let at_n = options.empties.and_then(|n| game.at_empties(n));
+        let at_depth = game
+            .recorded
+            .filter(|_| options.check_theoretical)
+            .and_then(|r| game.at_empties(r.depth));
+        let deepest = [at_n, at_depth]
+            .into_iter()
+            .flatten()
+            .max_by_key(|r| r.position.board.empties());
+        match deepest {
+            Some(reached) => checker.check_feasible(&reached.position),
+            None => Ok(()),
+        }
+    }
+
     fn solve(
         &self,
         solver: &mut Solver,
@@ -411,6 +494,11 @@ impl batch::Sink<GameWork> for Tally<'_> {
     fn done(&mut self, analysis: GameAnalysis) -> io::Result<()> {
         self.summary.add(&analysis);
         self.sink.done(analysis)
+    }
+
+    fn refused(&mut self, game: Game, reason: TooManyEmpties) -> io::Result<()> {
+        self.summary.refused += 1;
+        self.sink.refused(game, reason)
     }
 
     fn bad(&mut self, error: GameError) -> io::Result<()> {

@@ -13,7 +13,7 @@ use super::{canonical, eval_search};
 use crate::board::random::Rng;
 use crate::board::{Bits, Position, Square};
 use crate::eval::{Weights, SCALE};
-use crate::search::{SearchError, SolveOptions, Solver, Stopped};
+use crate::search::{Limits, SearchError, SolveOptions, Solver, StopHandle, Stopped};
 
 /// How the games are played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -61,6 +61,9 @@ pub struct GenOptions {
     pub policy: Policy,
     /// How positions are labelled.
     pub label: Label,
+    /// Limits of each exact label's search: a position whose search reaches one is dropped
+    /// (its label would not be exact) and counted in [`GenStats::unfinished`].
+    pub limits: Limits,
 }
 
 /// What a run did.
@@ -72,6 +75,9 @@ pub struct GenStats {
     pub duplicates: u64,
     /// Positions written.
     pub positions: u64,
+    /// Positions dropped because their search reached a limit (they count towards the
+    /// positions asked for, so that a run always ends).
+    pub unfinished: u64,
     /// Positions written and labelling time (summed over threads) per number of empties.
     pub by_empties: Vec<(u32, u64, Duration)>,
     /// Solver nodes.
@@ -170,13 +176,14 @@ thread_local! {
     static SOLVER: RefCell<Option<Solver>> = const { RefCell::new(None) };
 }
 
-/// Labels `position`: the score for the side to move, the nodes and the time it took.
+/// Labels `position`: the score for the side to move, the nodes and the time it took; `None`
+/// when its search reached a limit of `options`.
 fn label(
     options: &GenOptions,
     weights: &Weights,
     position: &Position,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Result<(i32, u64, Duration), GenError> {
+    control: &Control<'_>,
+) -> Result<Option<(i32, u64, Duration)>, GenError> {
     let start = Instant::now();
     match options.label {
         Label::Search { depth } => {
@@ -192,37 +199,53 @@ fn label(
                 &mut nodes,
             );
             let discs = (v as f64 / SCALE as f64).round() as i32;
-            Ok((discs.clamp(-64, 64), nodes, start.elapsed()))
+            Ok(Some((discs.clamp(-64, 64), nodes, start.elapsed())))
         }
         Label::Exact => SOLVER.with(|cell| {
             let mut slot = cell.borrow_mut();
             if slot.is_none() {
-                *slot = Some(Solver::new(SolveOptions {
+                let solver = Solver::new(SolveOptions {
                     threads: 1,
                     hash_mb: options.hash_mb,
                     wld: false,
-                })?);
+                })?;
+                (control.register)(solver.stop_handle());
+                *slot = Some(solver);
             }
             let solver = slot.as_mut().expect("made above");
-            if stop() {
+            solver.set_limits(options.limits);
+            if (control.stopped)() {
                 return Err(GenError::Stopped(GenStats::default()));
             }
-            let (score, nodes) = solver
-                .solve_without_pv(position)
-                .map_err(|Stopped| GenError::Stopped(GenStats::default()))?;
-            Ok((score, nodes, start.elapsed()))
+            match solver.solve_without_pv(position) {
+                Ok((score, nodes)) => Ok(Some((score, nodes, start.elapsed()))),
+                // A stop request, or else a limit of the run.
+                Err(Stopped) if (control.stopped)() => Err(GenError::Stopped(GenStats::default())),
+                Err(Stopped) => Ok(None),
+            }
         }),
     }
 }
 
+/// How the caller stops a run: `stopped` is polled between positions, and `register` gets the
+/// stop handle of every labelling solver (each worker thread has one), which ends a search at
+/// once when fired.
+pub struct Control<'a> {
+    /// True once the run should stop.
+    pub stopped: &'a (dyn Fn() -> bool + Sync),
+    /// Called with the stop handle of each solver made.
+    pub register: &'a (dyn Fn(StopHandle) + Sync),
+}
+
 /// Generates and labels `options.positions` positions, calling `write` for each in order and
-/// `progress` with the count written so far. `stop` is polled between positions.
+/// `progress` with the count written so far; `control` stops it (the positions written are
+/// then complete).
 pub fn generate(
     options: &GenOptions,
     weights: &Weights,
     write: &mut dyn FnMut(&Position, i32) -> std::io::Result<()>,
     progress: &dyn Fn(u64),
-    stop: &(dyn Fn() -> bool + Sync),
+    control: &Control<'_>,
 ) -> Result<GenStats, GenError> {
     assert!(options.min_empties <= options.max_empties && options.max_empties <= 60);
     let start = Instant::now();
@@ -236,8 +259,9 @@ pub fn generate(
     let mut seen = HashSet::new();
     let mut next_game = 0u64;
     let batch = (threads * 32).max(64);
-    while (stats.positions as usize) < options.positions {
-        let wanted = batch.min(options.positions - stats.positions as usize);
+    let done = |stats: &GenStats| (stats.positions + stats.unfinished) as usize;
+    while done(&stats) < options.positions {
+        let wanted = batch.min(options.positions - done(&stats));
         let mut todo = Vec::with_capacity(wanted);
         while todo.len() < wanted {
             let game = next_game;
@@ -253,7 +277,7 @@ pub fn generate(
         }
         let labelled: Vec<_> = pool.install(|| {
             todo.par_iter()
-                .map(|p| label(options, weights, p, stop))
+                .map(|p| label(options, weights, p, control))
                 .collect()
         });
         for (position, result) in todo.iter().zip(labelled) {
@@ -262,7 +286,12 @@ pub fn generate(
                     stats.elapsed = start.elapsed();
                     return Err(GenError::Stopped(stats));
                 }
-                other => other?,
+                Ok(None) => {
+                    stats.unfinished += 1;
+                    continue;
+                }
+                Ok(Some(label)) => label,
+                Err(e) => return Err(e),
             };
             write(position, score)?;
             stats.positions += 1;
@@ -293,6 +322,7 @@ mod tests {
             hash_mb: 1,
             policy: Policy::Random,
             label: Label::Exact,
+            limits: Limits::NONE,
         }
     }
 
@@ -306,7 +336,10 @@ mod tests {
                 Ok(())
             },
             &|_| {},
-            &|| false,
+            &Control {
+                stopped: &|| false,
+                register: &|_| {},
+            },
         )
         .unwrap();
         out

@@ -42,17 +42,22 @@ pub fn header(
 /// One position's line of the table; a wrong score is marked `WRONG` at the end.
 pub fn row(row: &Row) -> String {
     let expected = row.expected.map_or_else(|| "?".to_string(), signed);
-    let mark = match row.verdict() {
-        Verdict::Wrong if !row.consistent => "  WRONG (repeats disagree)",
-        Verdict::Wrong => "  WRONG",
-        _ => "",
+    let mark = match (row.verdict(), row.unfinished) {
+        (Verdict::Wrong, _) if !row.consistent => "  WRONG (repeats disagree)".to_string(),
+        (Verdict::Wrong, _) => "  WRONG".to_string(),
+        (Verdict::Unfinished, Some(reason)) => format!("  unfinished ({reason})"),
+        _ => String::new(),
+    };
+    let found = match row.unfinished {
+        Some(_) => "-".to_string(),
+        None => signed(row.score),
     };
     format!(
         "{:>4} {:>7} {:>8} {:>6} {:>4} {:>15} {:>10} {:>8.1}{mark}\n",
         row.number,
         row.empties,
         expected,
-        signed(row.score),
+        found,
         best_move(row.best_move),
         format_thousands(row.nodes),
         seconds(row.time),
@@ -80,8 +85,25 @@ pub fn summary(report: &BenchReport) -> String {
         report.nps() / 1e6,
     );
     let wrong = report.wrong();
+    // An interrupted run proves nothing about the positions it did not reach: no verdict,
+    // only the wrong scores it found.
+    if report.interrupted && wrong.is_empty() {
+        return text;
+    }
+    let unfinished = report.unfinished();
+    if unfinished > 0 {
+        let _ = writeln!(
+            text,
+            "{unfinished} position{} unfinished: a search reached the limit (no score to check)",
+            plural(unfinished)
+        );
+    }
     if wrong.is_empty() {
-        text.push_str("all scores correct");
+        text.push_str(if unfinished > 0 {
+            "all finished scores correct"
+        } else {
+            "all scores correct"
+        });
         match report.unchecked() {
             0 => {}
             n => {
@@ -107,8 +129,8 @@ pub fn summary(report: &BenchReport) -> String {
 }
 
 /// One position as a JSON object on one line: `type` `"position"`, `number`, `empties`,
-/// `expected` (or null), `score`, `best_move` (`"a2"`, `"pass"`, or null when the game is over),
-/// `verdict` (`"correct"`, `"wrong"`, `"unchecked"`), `nodes`, `time_s` (the median),
+/// `expected` (or null), `score` (null when unfinished), `best_move` (`"a2"`, `"pass"`, or null when the game is over),
+/// `verdict` (`"correct"`, `"wrong"`, `"unchecked"`, `"unfinished"`), `nodes`, `time_s` (the median),
 /// `times_s` (every repeat), `nps`, `source`.
 pub fn row_json(row: &Row) -> String {
     let line = RowJson {
@@ -116,7 +138,7 @@ pub fn row_json(row: &Row) -> String {
         number: row.number,
         empties: row.empties,
         expected: row.expected,
-        score: row.score,
+        score: row.unfinished.is_none().then_some(row.score),
         best_move: match row.best_move {
             BestMove::Play(sq) => Some(sq.to_string()),
             BestMove::Pass => Some("pass".to_string()),
@@ -134,7 +156,7 @@ pub fn row_json(row: &Row) -> String {
 
 /// The summary as a JSON object on one line: `type` `"summary"`, `suite`, `positions`
 /// (solved), `suite_positions`, `nodes`, `time_s`, `nps`, `all_correct`, `wrong` (the numbers
-/// of the wrong positions), `unchecked`, `threads`, `hash_mb`, `repeat`, `keep_hash`,
+/// of the wrong positions), `unchecked`, `unfinished`, `threads`, `hash_mb`, `repeat`, `keep_hash`,
 /// `interrupted`.
 pub fn summary_json(report: &BenchReport) -> String {
     let line = SummaryJson {
@@ -148,6 +170,7 @@ pub fn summary_json(report: &BenchReport) -> String {
         all_correct: report.all_correct(),
         wrong: report.wrong().iter().map(|r| r.number).collect(),
         unchecked: report.unchecked(),
+        unfinished: report.unfinished(),
         threads: report.threads,
         hash_mb: report.hash_mb,
         repeat: report.repeat,
@@ -165,7 +188,7 @@ struct RowJson {
     number: usize,
     empties: u32,
     expected: Option<i32>,
-    score: i32,
+    score: Option<i32>,
     best_move: Option<String>,
     verdict: &'static str,
     nodes: u64,
@@ -188,6 +211,7 @@ struct SummaryJson<'a> {
     all_correct: bool,
     wrong: Vec<usize>,
     unchecked: usize,
+    unfinished: usize,
     threads: usize,
     hash_mb: usize,
     repeat: usize,
@@ -206,6 +230,7 @@ fn verdict_name(verdict: Verdict) -> &'static str {
         Verdict::Correct => "correct",
         Verdict::Wrong => "wrong",
         Verdict::Unchecked => "unchecked",
+        Verdict::Unfinished => "unfinished",
     }
 }
 
@@ -257,6 +282,7 @@ mod tests {
             time: Duration::from_millis(800),
             times: vec![Duration::from_millis(800)],
             source: Source::new("ffo40-49", 1),
+            unfinished: None,
         }
     }
 
@@ -321,6 +347,19 @@ mod tests {
             text.ends_with("wrong scores: #41 expected +0 found -2\n"),
             "{text}"
         );
+        let mut cut = good.clone();
+        cut.interrupted = true;
+        assert_eq!(
+            summary(&cut),
+            "interrupted: 2 of 10 positions solved\n\
+             positions 2  nodes 42,001,576  time 1.600 s  26.3 Mnodes/s\n"
+        );
+        let mut limited = good;
+        limited.rows[1].unfinished = Some(crate::search::StopReason::TimeLimit);
+        assert!(summary(&limited).ends_with(
+            "1 position unfinished: a search reached the limit (no score to check)\n\
+             all finished scores correct\n"
+        ));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::batch::{csv_field, csv_fields, fingerprint, milliseconds, plural, Written};
 use super::{decimals_for, format_count, format_mnps, format_seconds, format_thousands};
 use crate::board::{Color, Square};
-use crate::games::analysis::{GameAnalysis, GamesSummary, MoveReport, Theoretical};
+use crate::games::analysis::{GameAnalysis, GameUnfinished, GamesSummary, MoveReport, Theoretical};
 use crate::games::{discs, Game};
 use crate::notation::format_board;
 
@@ -62,7 +62,7 @@ impl fmt::Display for Format {
 pub const CSV_HEADER: &str = "game,black,white,tournament,moves,empties,exact_black,exact_white,\
 final_black,final_white,theoretical_depth,theoretical_recorded,theoretical_exact,agree,\
 first_mistake_number,first_mistake_color,first_mistake_move,first_mistake_loss,loss_black,\
-loss_white,solved,nodes,time_ms\n";
+loss_white,solved,nodes,time_ms,unfinished\n";
 
 /// Disc counts as a game result: `35-29` (black first).
 pub fn score_text((black, white): (u32, u32)) -> String {
@@ -134,7 +134,9 @@ fn text_heading(game: &Game) -> String {
 pub fn text_block(analysis: &GameAnalysis) -> String {
     let game = &analysis.game;
     let mut text = text_heading(game);
-    if let Some(n) = analysis.empties {
+    if let Some(unfinished) = &analysis.unfinished {
+        text.push_str(&format!("  {}\n", unfinished_text(unfinished)));
+    } else if let Some(n) = analysis.empties {
         match &analysis.exact {
             Some(solution) => {
                 let position = &solution.position;
@@ -247,6 +249,14 @@ impl From<(u32, u32)> for JsonDiscs {
     }
 }
 
+/// What an unfinished game's record says: `unfinished: the node limit was reached at 40 empties`.
+fn unfinished_text(unfinished: &GameUnfinished) -> String {
+    format!(
+        "unfinished: the {} was reached at {} empties",
+        unfinished.reason, unfinished.empties
+    )
+}
+
 /// The exact result at N empties in JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsonExact {
@@ -340,6 +350,9 @@ pub struct JsonRecord {
     pub nodes: u64,
     /// Milliseconds spent.
     pub time_ms: f64,
+    /// Why a search stopped at a limit (`node limit at 40 empties`); absent when finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<String>,
 }
 
 fn json_move(m: &MoveReport) -> JsonMove {
@@ -394,6 +407,9 @@ pub fn json_line(analysis: &GameAnalysis) -> String {
         solved: analysis.solved,
         nodes: analysis.nodes,
         time_ms: milliseconds(analysis.time),
+        unfinished: analysis
+            .unfinished
+            .map(|u| format!("{} at {} empties", u.reason, u.empties)),
     };
     serde_json::to_string(&record).expect("a record of strings and numbers serializes")
 }
@@ -444,6 +460,10 @@ pub fn csv_row(analysis: &GameAnalysis) -> String {
         analysis.solved.to_string(),
         analysis.nodes.to_string(),
         milliseconds(analysis.time).to_string(),
+        analysis
+            .unfinished
+            .map(|u| format!("{} at {} empties", u.reason, u.empties))
+            .unwrap_or_default(),
     ];
     fields.join(",") + "\n"
 }
@@ -502,7 +522,7 @@ fn percent(part: usize, whole: usize) -> String {
 /// analysed; from N empties the perfect-play rate and the average loss of each side; with
 /// `--check-theoretical` the verdict and every disagreement; the positions solved per second.
 pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> String {
-    let games = summary.read + summary.bad_games;
+    let games = summary.read + summary.bad_games + summary.refused;
     let mut text = format!(
         "read {} game{}: {} analysed, {} skipped",
         thousands(games),
@@ -510,6 +530,9 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
         thousands(summary.analysed),
         thousands(summary.bad_games),
     );
+    if summary.refused > 0 {
+        text.push_str(&format!(", {} refused", thousands(summary.refused)));
+    }
     if summary.resumed > 0 {
         text.push_str(&format!(
             ", {} already in the output",
@@ -574,6 +597,20 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
             text.push_str(&disagreement_line(&d.game, &d.theoretical));
             text.push('\n');
         }
+    }
+    if summary.unfinished > 0 {
+        text.push_str(&format!(
+            "{} game{} unfinished: a search reached the limit\n",
+            thousands(summary.unfinished),
+            plural(summary.unfinished)
+        ));
+    }
+    if summary.refused > 0 {
+        text.push_str(&format!(
+            "{} game{} refused: too deep to solve exactly without a limit\n",
+            thousands(summary.refused),
+            plural(summary.refused)
+        ));
     }
     if summary.final_differs > 0 {
         text.push_str(&format!(

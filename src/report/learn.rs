@@ -18,6 +18,12 @@ pub fn gen_summary(stats: &GenStats, threads: usize) -> String {
         stats.positions as f64 / seconds.max(1e-9),
         format_count(stats.nodes),
     );
+    if stats.unfinished > 0 {
+        out.push_str(&format!(
+            "{} positions dropped: their search reached the limit\n",
+            format_count(stats.unfinished)
+        ));
+    }
     out.push_str("empties  positions  labelling time  ms/position\n");
     for &(empties, count, time) in &stats.by_empties {
         if count == 0 {
@@ -68,6 +74,7 @@ mod tests {
             games: 12,
             duplicates: 1,
             positions: 10,
+            unfinished: 0,
             by_empties: vec![(12, 4, Duration::from_millis(8)), (13, 0, Duration::ZERO)],
             nodes: 1234,
             elapsed: Duration::from_secs(2),

@@ -1,0 +1,307 @@
+//! End-to-end tests of what a user types wrong or expects: a negative number for a numeric
+//! flag and an enumerated value outside its list are one line each (exit 2); `-o -` is
+//! standard output; a WThor or GGF file given to `solve` points at `games`; a board with no
+//! discs cannot occur; `show --svg` of several positions needs a directory and numbers its
+//! pictures so they sort; `train` fails when no weight set could be fitted; `gen
+//! --search-depth` marks its labels and `analyze --check` does not take them as exact.
+
+use assert_cmd::Command;
+use std::fs;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `osolve ARGS` in `dir`: exit code, standard output, standard error.
+fn run(dir: &Path, args: &[&str]) -> (i32, Vec<u8>, String) {
+    let output = Command::cargo_bin("osolve")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        output.stdout,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// FFO #1 (14 empties) with its published scores.
+const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+
+#[test]
+fn negative_numbers_and_unknown_names_are_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["solve", "-p", "f5", "--time-limit", "-1"],
+            "invalid value '-1' for '--time-limit <SECONDS>': expected a number of seconds \
+             above 0 and at most 31536000 (a year), such as 2.5",
+        ),
+        (
+            &["solve", "-p", "f5", "--node-limit", "-5"],
+            "invalid value '-5' for '--node-limit <N>': expected a number of nodes from 1 to \
+             18446744073709551615",
+        ),
+        (
+            &["analyze", "x.obf", "--threads", "-3"],
+            "invalid value '-3' for '--threads <THREADS>': expected a number of threads from 1 \
+             to 1024",
+        ),
+        (
+            &["train", "x.obf", "-o", "w.bin", "--lambda", "-1"],
+            "invalid value '-1' for '--lambda <LAMBDA>': expected a number from 0 to \
+             1000000000000",
+        ),
+        (
+            &["gen", "-o", "g.obf", "--positions", "-2"],
+            "invalid value '-2' for '--positions <POSITIONS>': expected a number of positions \
+             from 1 to 4294967295",
+        ),
+        (
+            &["games", "x.txt", "--empties", "-4"],
+            "invalid value '-4' for '--empties <N>': expected a number of empty squares from 0 \
+             to 60",
+        ),
+        (
+            &["perft", "-1"],
+            "invalid value '-1' for '<DEPTH>': expected a depth in plies from 0 to 20",
+        ),
+        (
+            &["solve", "-p", "f5", "--rules", "chess"],
+            "invalid value 'chess' for '--rules <RULES>' (expected othello or reversi)",
+        ),
+        (
+            &["analyze", "x.obf", "--format", "xml"],
+            "invalid value 'xml' for '--format <FORMAT>' (expected obf, jsonl or csv)",
+        ),
+    ];
+    for (args, message) in cases {
+        let (code, stdout, stderr) = run(root(), args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(stdout.is_empty(), "{args:?}");
+        assert_eq!(stderr, format!("osolve: {message}\n"), "{args:?}");
+    }
+}
+
+#[test]
+fn dash_is_standard_output_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("one.obf"), format!("{FFO_1}\n")).unwrap();
+    let (code, stdout, stderr) = run(
+        dir.path(),
+        &["analyze", "one.obf", "-o", "-", "--format", "obf", "-q"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let line = String::from_utf8(stdout).unwrap();
+    assert!(line.starts_with(&FFO_1[..66]), "{line}");
+    assert!(line.contains(" G8:+18; H1:+12;"), "{line}");
+
+    let (code, stdout, stderr) = run(
+        dir.path(),
+        &["gen", "--positions", "2", "--empties", "6-6", "-o", "-"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(String::from_utf8(stdout).unwrap().lines().count(), 2);
+
+    let (code, stdout, _) = run(dir.path(), &["show", "-p", FFO_1, "--svg", "-"]);
+    assert_eq!(code, 0);
+    let svg = String::from_utf8(stdout).unwrap();
+    assert!(
+        svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    // Nothing named `-` was written anywhere.
+    assert!(!dir.path().join("-").exists());
+}
+
+#[test]
+fn games_files_given_to_solve_point_at_games() {
+    for (file, kind) in [("sample.wtb", "WThor"), ("sample.ggf", "GGF")] {
+        let path = root().join("tests/data/games").join(file);
+        let path = path.to_str().unwrap();
+        let (code, stdout, stderr) = run(root(), &["solve", path]);
+        assert_eq!(code, 2);
+        assert!(stdout.is_empty());
+        assert_eq!(
+            stderr,
+            format!(
+                "osolve: cannot read {path}: it is a {kind} games file, not a file of \
+                 positions; use `osolve games {path} --empties N` to solve its games\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn a_board_with_no_discs_is_refused() {
+    let empty = format!("{} X", "-".repeat(64));
+    let (code, stdout, stderr) = run(root(), &["solve", "-p", &empty]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty());
+    assert_eq!(
+        stderr,
+        "osolve: <position>:1: a board with no discs cannot occur in Othello (every game \
+         starts with four; --rules reversi starts from the empty board)\n"
+    );
+}
+
+#[test]
+fn show_svg_of_several_positions_needs_a_directory_and_pads_the_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("taken.svg"), "keep").unwrap();
+    let (code, _, stderr) = run(
+        dir.path(),
+        &["show", "-p", "f5", "-p", "f5d6", "--svg", "taken.svg", "-q"],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "osolve: --svg taken.svg: several positions need a directory for their pictures, and \
+         taken.svg is a file\n"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("taken.svg")).unwrap(),
+        "keep"
+    );
+
+    let (code, _, stderr) = run(
+        dir.path(),
+        &["show", "-p", "f5", "-p", "f5d6", "--svg", "pics", "-q"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let mut names: Vec<String> = fs::read_dir(dir.path().join("pics"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["position-01.svg", "position-02.svg"]);
+}
+
+#[test]
+fn train_fails_when_no_weight_set_can_be_fitted() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("few.obf"),
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; +18;\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(dir.path(), &["train", "few.obf", "-o", "w.bin"]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty());
+    assert_eq!(
+        stderr,
+        "osolve: warning: 1 labelled position given, fewer than --min-samples 10000 that a \
+         weight set needs of its own empties\n\
+         osolve: no weight set could be fitted: each needs at least --min-samples 10000 \
+         training positions of its own empties; no weights written to w.bin\n"
+    );
+    assert!(!dir.path().join("w.bin").exists());
+}
+
+#[test]
+fn search_depth_labels_are_marked_and_not_checked_as_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(
+        dir.path(),
+        &[
+            "gen",
+            "--positions",
+            "3",
+            "--empties",
+            "8-8",
+            "--search-depth",
+            "2",
+            "-o",
+            "sd.obf",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let text = fs::read_to_string(dir.path().join("sd.obf")).unwrap();
+    assert_eq!(text.lines().count(), 3);
+    assert!(
+        text.lines().all(|l| l.ends_with("; % search depth 2")),
+        "{text}"
+    );
+    let (code, _, stderr) = run(
+        dir.path(),
+        &["analyze", "--check", "sd.obf", "-o", "out.jsonl"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("checked 0 positions: 0 correct, 0 wrong\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn version_names_the_commit_and_the_cpu_features() {
+    let (code, stdout, _) = run(root(), &["--version"]);
+    assert_eq!(code, 0);
+    let text = String::from_utf8(stdout).unwrap();
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short=10", "HEAD"])
+        .current_dir(root())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map_or("unknown".to_string(), |o| {
+            String::from_utf8_lossy(&o.stdout).trim().to_string()
+        });
+    let prefix = format!(
+        "osolve {} (commit {commit}, built for {}",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::ARCH
+    );
+    assert!(text.starts_with(&prefix), "{text} / {prefix}");
+    assert!(text.ends_with(")\n"), "{text}");
+}
+
+#[test]
+fn completions_and_the_manual_page() {
+    let subcommands = [
+        "solve", "analyze", "games", "bench", "perft", "gen", "train", "show",
+    ];
+    for (shell, marker) in [
+        ("bash", "_osolve() {"),
+        ("zsh", "#compdef osolve"),
+        ("fish", "complete -c osolve"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let (code, stdout, stderr) = run(root(), &["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {stderr}");
+        let script = String::from_utf8(stdout).unwrap();
+        assert!(script.contains(marker), "{shell}");
+        for name in subcommands {
+            assert!(script.contains(name), "{shell} lacks {name}");
+        }
+        assert!(script.contains("time-limit"), "{shell}");
+    }
+    let (code, _, stderr) = run(root(), &["completions", "tcsh"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "osolve: invalid value 'tcsh' for '<SHELL>' (expected bash, elvish, fish, powershell \
+         or zsh)\n"
+    );
+    let (code, stdout, _) = run(root(), &["man"]);
+    assert_eq!(code, 0);
+    let page = String::from_utf8(stdout).unwrap();
+    assert!(page.contains(".TH osolve 1"), "{page}");
+    assert!(page.contains("osolve \\- Exact Othello endgame solver and analysis tool"));
+    for name in subcommands {
+        assert!(
+            page.contains(&format!("osolve\\-{name}(1)")),
+            "man lacks {name}\n{page}"
+        );
+        // Each of those pages exists.
+        let (code, stdout, _) = run(root(), &["man", name]);
+        assert_eq!(code, 0);
+        let sub = String::from_utf8(stdout).unwrap();
+        assert!(sub.contains(&format!(".TH osolve-{name} 1")), "{sub}");
+    }
+    let (code, _, stderr) = run(root(), &["man", "foo"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("osolve: man foo: no such command (expected one of solve, "));
+}
