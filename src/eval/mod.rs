@@ -267,6 +267,45 @@ const fn instance_offsets() -> [u32; 46] {
 /// Where each instance's pattern table starts in a weight set, in `INSTANCES` order.
 const INSTANCE_OFFSETS: [u32; 46] = instance_offsets();
 
+/// How a weight index is kept provably inside its set: `(Mask, m)` when `offset + (index & m)`
+/// fits in the set for every `index & m` (`m` is the power of two above 3^size, less one, so
+/// the mask never changes an index), else `(Clamp, last)` with the table's last slot.
+#[derive(Clone, Copy)]
+enum Bound {
+    Mask,
+    Clamp,
+}
+
+const fn instance_bounds() -> [(Bound, u32); 46] {
+    let mut bounds = [(Bound::Mask, 0u32); 46];
+    let mut i = 0;
+    while i < 46 {
+        let entries = 3u32.pow(PATTERNS[patterns::INSTANCES[i].0 as usize].size);
+        let mask = entries.next_power_of_two() - 1;
+        bounds[i] = if INSTANCE_OFFSETS[i] + mask < SET_LEN as u32 {
+            (Bound::Mask, mask)
+        } else {
+            (Bound::Clamp, INSTANCE_OFFSETS[i] + entries - 1)
+        };
+        i += 1;
+    }
+    bounds
+}
+
+/// Per instance, how its weight index is proved in range (see `Bound`): a mask or a clamp
+/// changes no index (a ternary index is below 3^size) but lets the look-up go without a
+/// bounds check, whose ordered panics made the compiler keep every index in memory.
+const INSTANCE_BOUNDS: [(Bound, u32); 46] = instance_bounds();
+
+/// `INSTANCE_OFFSETS[i] + index` kept provably below `SET_LEN`, its value unchanged.
+#[inline(always)]
+fn weight_slot(i: usize, index: u32) -> usize {
+    (match INSTANCE_BOUNDS[i] {
+        (Bound::Mask, mask) => INSTANCE_OFFSETS[i] + (index & mask),
+        (Bound::Clamp, last) => (INSTANCE_OFFSETS[i] + index).min(last),
+    }) as usize
+}
+
 /// `evaluate_with` when the caller already knows both sides' numbers of legal moves.
 #[inline]
 pub fn evaluate_mobility(
@@ -278,14 +317,16 @@ pub fn evaluate_mobility(
 ) -> i32 {
     debug_assert_eq!(weights.len(), SET_LEN);
     debug_assert_eq!(player & opponent, 0);
-    let patterns = instance_indices(player, opponent);
-    let mut sum = i32::from(weights[BIAS_OFFSET as usize])
+    let Ok(weights) = <&[i16; SET_LEN]>::try_from(weights) else {
+        // Not a weight set: the slice path fails (or not) exactly as it always did.
+        return evaluate_mobility_portable(weights, player, opponent, mine, theirs);
+    };
+    let sum = i32::from(weights[BIAS_OFFSET as usize])
         + i32::from(weights[(MOBILITY_OFFSET + mine.min(MOBILITY_CAP)) as usize])
         + i32::from(weights[(OPPONENT_MOBILITY_OFFSET + theirs.min(MOBILITY_CAP)) as usize]);
-    for (&index, &offset) in patterns.iter().zip(INSTANCE_OFFSETS.iter()) {
-        sum += i32::from(weights[(offset + index) as usize]);
-    }
-    sum
+    patterns::fold_instance_indices(player, opponent, sum, |sum, i, index| {
+        sum + i32::from(weights[weight_slot(i, index)])
+    })
 }
 
 /// [`evaluate_mobility`] with the pattern indices from the portable gather path
@@ -610,7 +651,9 @@ mod tests {
             let moves = legal_moves(p, o);
             let (mine, theirs) = (moves.count_ones(), legal_moves(o, p).count_ones());
             for weights in [builtin(), &random] {
-                let w = weights.set(empties).expect("every set is present or borrowed");
+                let w = weights
+                    .set(empties)
+                    .expect("every set is present or borrowed");
                 let expected = evaluate_mobility_portable(w, p, o, mine, theirs);
                 assert_eq!(evaluate_mobility(w, p, o, mine, theirs), expected, "{b:?}");
                 assert_eq!(evaluate_moves(w, p, o, moves), expected, "{b:?}");

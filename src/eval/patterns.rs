@@ -469,17 +469,74 @@ pub fn instance_indices_extracted(
     opponent: u64,
     extract: impl Fn(u64, u64) -> u64,
 ) -> [u32; 46] {
+    let mut out = [0u32; 46];
+    fold_extracted(player, opponent, extract, (), |(), i, index| out[i] = index);
+    out
+}
+
+/// `f(acc, i, index)` folded over the instances `i` in `INSTANCES` order with their ternary
+/// indices, by bit extraction as [`instance_indices_extracted`]. The evaluation sums its
+/// weights this way: each index goes straight into its look-up, no array in between.
+#[inline(always)]
+pub fn fold_extracted<A>(
+    player: u64,
+    opponent: u64,
+    extract: impl Fn(u64, u64) -> u64,
+    init: A,
+    mut f: impl FnMut(A, usize, u32) -> A,
+) -> A {
     let (p, o) = (views(player), views(opponent));
+    let mut acc = init;
     // Written out so that every extraction is a constant (a loop might not be unrolled).
     macro_rules! unrolled {
         ($($i:literal)*) => {
-            [$(extracted_index(EXTRACTIONS[$i], &p, &o, &extract)),*]
+            $(acc = f(acc, $i, extracted_index(EXTRACTIONS[$i], &p, &o, &extract));)*
         };
     }
     unrolled!(
         0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
         33 34 35 36 37 38 39 40 41 42 43 44 45
-    )
+    );
+    acc
+}
+
+/// `f(acc, i, index)` folded over the instances in `INSTANCES` order with their ternary
+/// indices: [`fold_extracted`] with BMI2 `pext` where the build has BMI2, else over
+/// [`instance_indices_portable`].
+#[inline(always)]
+pub fn fold_instance_indices<A>(
+    player: u64,
+    opponent: u64,
+    init: A,
+    f: impl FnMut(A, usize, u32) -> A,
+) -> A {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "bmi2"
+    ))]
+    {
+        fold_extracted(
+            player,
+            opponent,
+            crate::board::flip_simd::pext_bmi2,
+            init,
+            f,
+        )
+    }
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "bmi2"
+    )))]
+    {
+        let mut f = f;
+        let indices = instance_indices_portable(player, opponent);
+        indices
+            .iter()
+            .enumerate()
+            .fold(init, |acc, (i, &index)| f(acc, i, index))
+    }
 }
 
 /// The same indices computed square by square: the portable reference the tests compare
@@ -590,7 +647,10 @@ mod tests {
     fn portable_extraction_matches_pext() {
         assert_eq!(pext_portable(0b1011_0110, 0b1111_0000), 0b1011);
         assert_eq!(pext_portable(u64::MAX, 0x8000_0000_0000_0001), 0b11);
-        assert_eq!(pext_portable(0x8000_0000_0000_0000, 0x8040_2010_0804_0201), 0x80);
+        assert_eq!(
+            pext_portable(0x8000_0000_0000_0000, 0x8040_2010_0804_0201),
+            0x80
+        );
         #[cfg(all(
             target_arch = "x86_64",
             target_feature = "avx2",
