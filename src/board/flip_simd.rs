@@ -103,3 +103,15 @@ pub fn prefetch<T>(value: &T) {
     // memory, and the pointer comes from a live reference anyway.
     unsafe { _mm_prefetch::<_MM_HINT_T0>(value as *const T as *const i8) }
 }
+
+/// The bits of `x` under `mask`, packed into the low bits in square order (BMI2 `pext`): how
+/// the evaluation reads a pattern's squares in one instruction. Its portable twin is the
+/// evaluation's own gather path (`eval::patterns::instance_indices_portable`), which the tests
+/// compare the extraction-based indices against.
+#[cfg(target_feature = "bmi2")]
+#[inline(always)]
+pub fn pext_bmi2(x: u64, mask: u64) -> u64 {
+    // SAFETY: BMI2 is enabled for the whole build (cfg above), so `pext` is available; it only
+    // computes on registers.
+    unsafe { _pext_u64(x, mask) }
+}

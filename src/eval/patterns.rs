@@ -232,9 +232,33 @@ pub fn images(b: u64) -> [u64; 8] {
     ]
 }
 
-/// Ternary index of every instance (in `INSTANCES` order) for the side to move `player`.
-#[inline]
+/// Ternary index of every instance (in `INSTANCES` order) for the side to move `player`: the
+/// bit-extraction path ([`instance_indices_extracted`] with BMI2 `pext`) where the build has
+/// BMI2, else [`instance_indices_portable`]. Both give the same indices.
+#[inline(always)]
 pub fn instance_indices(player: u64, opponent: u64) -> [u32; 46] {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "bmi2"
+    ))]
+    {
+        instance_indices_extracted(player, opponent, crate::board::flip_simd::pext_bmi2)
+    }
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "bmi2"
+    )))]
+    {
+        instance_indices_portable(player, opponent)
+    }
+}
+
+/// [`instance_indices`] from the eight images of both bitboards and one gather per instance,
+/// in plain integer code: the portable twin the extraction path is tested against.
+#[inline]
+pub fn instance_indices_portable(player: u64, opponent: u64) -> [u32; 46] {
     let p = images(player);
     let o = images(opponent);
     let mut out = [0u32; 46];
@@ -243,6 +267,276 @@ pub fn instance_indices(player: u64, opponent: u64) -> [u32; 46] {
         *slot = TERNARY[gather(kind, p[k]) as usize] + 2 * TERNARY[gather(kind, o[k]) as usize];
     }
     out
+}
+
+/// One of the four views of a board the extraction path reads instances from. Every
+/// instance's squares, read in increasing square order in one of these views, come out in
+/// pattern order or exactly reversed, so one bit extraction and one table look-up per colour
+/// give its ternary index (no view needs the costly left-right mirror).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The board itself.
+    Board,
+    /// Mirrored top to bottom (`flip_vertical`, one byte swap).
+    Vertical,
+    /// Mirrored in the a1-h8 diagonal (`flip_diagonal`).
+    Transposed,
+    /// Transposed, then mirrored top to bottom.
+    TransposedVertical,
+}
+
+/// How the extraction path reads one instance: the view, the view's squares it covers, and
+/// whether increasing square order is the pattern's order reversed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extraction {
+    /// Which view of the board holds the instance in a straight order.
+    pub view: View,
+    /// The instance's squares in that view.
+    pub mask: u64,
+    /// Whether the lowest square of `mask` is the pattern's last square, not its first.
+    pub reversed: bool,
+}
+
+const fn straight(view: View, mask: u64) -> Extraction {
+    Extraction {
+        view,
+        mask,
+        reversed: false,
+    }
+}
+
+const fn backwards(view: View, mask: u64) -> Extraction {
+    Extraction {
+        view,
+        mask,
+        reversed: true,
+    }
+}
+
+/// The extraction of every instance, in `INSTANCES` order. Worked out by hand from the
+/// symmetries (a vertical mirror turns symmetry `k` into `k ^ 1`; symmetries 4..8 are the
+/// transposed board's 0, 2, 1, 3) and checked square by square against `gather` and
+/// `symmetry` by the test `extractions_read_the_instance_squares`.
+pub const EXTRACTIONS: [Extraction; 46] = {
+    use View::*;
+    const DIAG8: u64 = 0x8040_2010_0804_0201;
+    const DIAG7: u64 = 0x0080_4020_1008_0402;
+    const ANTI7: u64 = 0x0001_0204_0810_2040;
+    const DIAG6: u64 = 0x0000_8040_2010_0804;
+    const ANTI6: u64 = 0x0000_0102_0408_1020;
+    const DIAG5: u64 = 0x0000_0080_4020_1008;
+    const ANTI5: u64 = 0x0000_0001_0204_0810;
+    const DIAG4: u64 = 0x0000_0000_8040_2010;
+    const ANTI4: u64 = 0x0000_0000_0102_0408;
+    const EDGE_2X: u64 = 0x42ff;
+    const CORNER_3X3: u64 = 0x07_0707;
+    const CORNER_3X3_FAR: u64 = 0xe0e0_e000_0000_0000;
+    const CORNER_2X5: u64 = 0x1f1f;
+    const CORNER_2X5_FAR: u64 = 0xf8f8_0000_0000_0000;
+    const fn row(r: u32) -> u64 {
+        0xffu64 << (8 * r)
+    }
+    [
+        straight(Board, row(1)),
+        straight(Board, row(6)),
+        straight(Transposed, row(1)),
+        straight(Transposed, row(6)),
+        straight(Board, row(2)),
+        straight(Board, row(5)),
+        straight(Transposed, row(2)),
+        straight(Transposed, row(5)),
+        straight(Board, row(3)),
+        straight(Board, row(4)),
+        straight(Transposed, row(3)),
+        straight(Transposed, row(4)),
+        straight(Board, DIAG8),
+        straight(Vertical, DIAG8),
+        straight(Board, DIAG7),
+        straight(Vertical, DIAG7),
+        straight(Board, ANTI7),
+        straight(Vertical, ANTI7),
+        straight(Board, DIAG6),
+        straight(Vertical, DIAG6),
+        straight(Board, ANTI6),
+        straight(Vertical, ANTI6),
+        straight(Board, DIAG5),
+        straight(Vertical, DIAG5),
+        straight(Board, ANTI5),
+        straight(Vertical, ANTI5),
+        straight(Board, DIAG4),
+        straight(Vertical, DIAG4),
+        straight(Board, ANTI4),
+        straight(Vertical, ANTI4),
+        straight(Board, EDGE_2X),
+        straight(Vertical, EDGE_2X),
+        straight(Transposed, EDGE_2X),
+        straight(TransposedVertical, EDGE_2X),
+        straight(Board, CORNER_3X3),
+        straight(Vertical, CORNER_3X3),
+        backwards(Vertical, CORNER_3X3_FAR),
+        backwards(Board, CORNER_3X3_FAR),
+        straight(Board, CORNER_2X5),
+        straight(Vertical, CORNER_2X5),
+        backwards(Vertical, CORNER_2X5_FAR),
+        backwards(Board, CORNER_2X5_FAR),
+        straight(Transposed, CORNER_2X5),
+        backwards(TransposedVertical, CORNER_2X5_FAR),
+        straight(TransposedVertical, CORNER_2X5),
+        backwards(Transposed, CORNER_2X5_FAR),
+    ]
+};
+
+/// The four views of a bitboard, indexed by `View as usize`.
+#[inline(always)]
+pub fn views(b: u64) -> [u64; 4] {
+    let t = flip_diagonal(b);
+    [b, flip_vertical(b), t, flip_vertical(t)]
+}
+
+/// `TERNARY` in 16 bits (the largest value, 3^10 / 2, fits), half the cache lines.
+static TERNARY16: [u16; 1024] = {
+    let wide = ternary_table();
+    let mut t = [0u16; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        t[i] = wide[i] as u16;
+        i += 1;
+    }
+    t
+};
+
+/// `TERNARY_REVERSED[bits]`: bit `i` contributes 3^(9 - i). For `n` bits read backwards,
+/// `TERNARY_REVERSED[bits << (10 - n)]` is their base-3 value with the digits reversed.
+static TERNARY_REVERSED: [u16; 1024] = {
+    let wide = ternary_table();
+    let mut t = [0u16; 1024];
+    let mut i = 0;
+    while i < 1024 {
+        t[i] = wide[(i as u32).reverse_bits() as usize >> 22] as u16;
+        i += 1;
+    }
+    t
+};
+
+/// Bits of `b` under `mask`, in square order, in plain integer code: what BMI2 `pext` does.
+/// Lets the tests check the extraction layout on any machine.
+pub fn pext_portable(b: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        if b & mask & mask.wrapping_neg() != 0 {
+            out |= bit;
+        }
+        bit <<= 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+/// Ternary index of one instance from the views of both colours. `e` is a constant where
+/// this is inlined, so the branches fold away: a run of squares inside one row is a shift and
+/// a mask, any other shape one extraction.
+#[inline(always)]
+fn extracted_index(
+    e: Extraction,
+    player: &[u64; 4],
+    opponent: &[u64; 4],
+    extract: &impl Fn(u64, u64) -> u64,
+) -> u32 {
+    let (p, o) = (player[e.view as usize], opponent[e.view as usize]);
+    let shift = e.mask.trailing_zeros();
+    let run = e.mask >> shift;
+    let (p_bits, o_bits) = if run & (run + 1) == 0 {
+        ((p >> shift) & run, (o >> shift) & run)
+    } else {
+        (extract(p, e.mask), extract(o, e.mask))
+    };
+    let (table, up) = if e.reversed {
+        (&TERNARY_REVERSED, 10 - e.mask.count_ones())
+    } else {
+        (&TERNARY16, 0)
+    };
+    // The masks keep the look-ups in range without a bounds check; they never drop a bit.
+    u32::from(table[((p_bits << up) & 1023) as usize])
+        + 2 * u32::from(table[((o_bits << up) & 1023) as usize])
+}
+
+/// [`instance_indices`] by bit extraction: each instance's squares taken from one view with
+/// `extract` (BMI2 `pext`, or [`pext_portable`] in tests), then one table look-up per colour.
+#[inline(always)]
+pub fn instance_indices_extracted(
+    player: u64,
+    opponent: u64,
+    extract: impl Fn(u64, u64) -> u64,
+) -> [u32; 46] {
+    let mut out = [0u32; 46];
+    fold_extracted(player, opponent, extract, (), |(), i, index| out[i] = index);
+    out
+}
+
+/// `f(acc, i, index)` folded over the instances `i` in `INSTANCES` order with their ternary
+/// indices, by bit extraction as [`instance_indices_extracted`]. The evaluation sums its
+/// weights this way: each index goes straight into its look-up, no array in between.
+#[inline(always)]
+pub fn fold_extracted<A>(
+    player: u64,
+    opponent: u64,
+    extract: impl Fn(u64, u64) -> u64,
+    init: A,
+    mut f: impl FnMut(A, usize, u32) -> A,
+) -> A {
+    let (p, o) = (views(player), views(opponent));
+    let mut acc = init;
+    // Written out so that every extraction is a constant (a loop might not be unrolled).
+    macro_rules! unrolled {
+        ($($i:literal)*) => {
+            $(acc = f(acc, $i, extracted_index(EXTRACTIONS[$i], &p, &o, &extract));)*
+        };
+    }
+    unrolled!(
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
+        33 34 35 36 37 38 39 40 41 42 43 44 45
+    );
+    acc
+}
+
+/// `f(acc, i, index)` folded over the instances in `INSTANCES` order with their ternary
+/// indices: [`fold_extracted`] with BMI2 `pext` where the build has BMI2, else over
+/// [`instance_indices_portable`].
+#[inline(always)]
+pub fn fold_instance_indices<A>(
+    player: u64,
+    opponent: u64,
+    init: A,
+    f: impl FnMut(A, usize, u32) -> A,
+) -> A {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "bmi2"
+    ))]
+    {
+        fold_extracted(
+            player,
+            opponent,
+            crate::board::flip_simd::pext_bmi2,
+            init,
+            f,
+        )
+    }
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        target_feature = "bmi2"
+    )))]
+    {
+        let mut f = f;
+        let indices = instance_indices_portable(player, opponent);
+        indices
+            .iter()
+            .enumerate()
+            .fold(init, |acc, (i, &index)| f(acc, i, index))
+    }
 }
 
 /// The same indices computed square by square: the portable reference the tests compare
@@ -319,5 +613,85 @@ mod tests {
         // Start position: row 4 (d4 white, e4 black) seen by black to move.
         let indices = instance_indices(0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
         assert_eq!(indices[8], 3u32.pow(3) * 2 + 3u32.pow(4));
+    }
+
+    #[test]
+    fn extractions_read_the_instance_squares() {
+        for (i, (&(kind, k), e)) in INSTANCES.iter().zip(EXTRACTIONS.iter()).enumerate() {
+            // (square in the view, pattern digit) of every square the instance reads.
+            let mut read: Vec<(u32, u32)> = (0..64)
+                .filter_map(|s| {
+                    let g = gather(kind as usize, symmetry(1u64 << s, k as usize));
+                    (g != 0).then(|| {
+                        let in_view = views(1u64 << s)[e.view as usize];
+                        (in_view.trailing_zeros(), g.trailing_zeros())
+                    })
+                })
+                .collect();
+            read.sort_unstable();
+            let mask = read.iter().fold(0u64, |m, &(s, _)| m | 1u64 << s);
+            assert_eq!(mask, e.mask, "instance {i} ({kind}, {k})");
+            let digits: Vec<u32> = read.iter().map(|&(_, d)| d).collect();
+            let mut order: Vec<u32> = (0..PATTERNS[kind as usize].size).collect();
+            if e.reversed {
+                order.reverse();
+            }
+            assert_eq!(digits, order, "instance {i} ({kind}, {k})");
+        }
+        assert_eq!(TERNARY_REVERSED[1 << 9], 1);
+        assert_eq!(TERNARY_REVERSED[1], 3u32.pow(9) as u16);
+        assert_eq!(TERNARY16[1023], (3u32.pow(10) / 2) as u16);
+    }
+
+    #[test]
+    fn portable_extraction_matches_pext() {
+        assert_eq!(pext_portable(0b1011_0110, 0b1111_0000), 0b1011);
+        assert_eq!(pext_portable(u64::MAX, 0x8000_0000_0000_0001), 0b11);
+        assert_eq!(
+            pext_portable(0x8000_0000_0000_0000, 0x8040_2010_0804_0201),
+            0x80
+        );
+        #[cfg(all(
+            target_arch = "x86_64",
+            target_feature = "avx2",
+            target_feature = "bmi2"
+        ))]
+        {
+            let mut rng = Rng(0xB312);
+            for _ in 0..100_000 {
+                let (x, mask) = (rng.next_u64(), rng.next_u64() & rng.next_u64());
+                assert_eq!(
+                    crate::board::flip_simd::pext_bmi2(x, mask),
+                    pext_portable(x, mask),
+                    "{x:#x} {mask:#x}"
+                );
+            }
+        }
+    }
+
+    /// The dispatched path (BMI2 where the build has it), the extraction path with the portable
+    /// `pext`, the gather path and the square-by-square reference agree on random boards of
+    /// every density and on positions of every empties count from random games.
+    #[test]
+    fn all_index_paths_agree_on_100k_boards() {
+        let mut rng = Rng(0x0E7A_1DEC);
+        for n in 0..100_000u32 {
+            let (p, o) = if n % 2 == 0 {
+                rng.board()
+            } else {
+                let b = crate::board::random::random_position(&mut rng, (n / 2) % 61).board;
+                (b.player, b.opponent)
+            };
+            let portable = instance_indices_portable(p, o);
+            assert_eq!(instance_indices(p, o), portable, "{p:#x} {o:#x}");
+            assert_eq!(
+                instance_indices_extracted(p, o, pext_portable),
+                portable,
+                "{p:#x} {o:#x}"
+            );
+            if n % 10 == 0 {
+                assert_eq!(portable.to_vec(), instance_indices_reference(p, o));
+            }
+        }
     }
 }
