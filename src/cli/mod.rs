@@ -7,6 +7,8 @@ mod batch;
 mod bench;
 mod games;
 mod gen;
+mod gtp;
+mod nboard;
 mod perft;
 mod show;
 mod solve;
@@ -61,6 +63,10 @@ enum Command {
     Train(train::TrainArgs),
     /// Draw positions (terminal, SVG), with every move's score or the principal variation.
     Show(show::ShowArgs),
+    /// Play and analyse over the Go Text Protocol (Othello GUIs, match referees).
+    Gtp(gtp::GtpArgs),
+    /// Play and analyse over NBoard's protocol (the NBoard GUI).
+    Nboard(nboard::NboardArgs),
 }
 
 /// Search options shared by the solving subcommands.
@@ -290,6 +296,8 @@ pub fn run() -> i32 {
         Command::Gen(args) => gen::run(args),
         Command::Train(args) => train::run(args),
         Command::Show(args) => show::run(args),
+        Command::Gtp(args) => gtp::run(args),
+        Command::Nboard(args) => nboard::run(args),
     };
     match result {
         Ok(code) => code,
