@@ -39,6 +39,8 @@ pub struct Input {
     /// Lines that arrived during a search, for after it.
     pending: VecDeque<Line>,
     ended: bool,
+    /// The last search was stopped by an interrupting line (not by the end of the input).
+    interrupted: bool,
 }
 
 impl Input {
@@ -64,6 +66,7 @@ impl Input {
             lines,
             pending: VecDeque::new(),
             ended: false,
+            interrupted: false,
         }
     }
 
@@ -89,6 +92,11 @@ impl Input {
         self.ended
     }
 
+    /// True when the last search of [`Input::during`] was stopped by an interrupting line.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
     /// Runs `search` on a scoped thread and waits for it, meanwhile keeping every line that
     /// arrives for later. A line for which `interrupts` holds stops the search through
     /// `stopper` (it then returns its best so far), and so does the end of the input when no
@@ -100,6 +108,7 @@ impl Input {
         interrupts: impl Fn(&str) -> bool,
         search: impl FnOnce() -> T + Send,
     ) -> T {
+        self.interrupted = false;
         std::thread::scope(|scope| {
             let worker = scope.spawn(search);
             let mut stopped = false;
@@ -117,6 +126,7 @@ impl Input {
                         if !stopped && matches!(&line, Line::Text(text) if interrupts(text)) {
                             stopper.stop();
                             stopped = true;
+                            self.interrupted = true;
                         }
                         self.pending.push_back(line);
                     }

@@ -96,7 +96,7 @@ pub fn serve<R: BufRead + Send + 'static, W: Write>(
                 say(output, "status thinking")?;
                 let stopper = engine.stopper();
                 let thought = input.during(&stopper, is_ping, || engine.choose_move(deadline));
-                if engine.was_stopped() {
+                if input.interrupted() {
                     // A ping stopped it: the GUI no longer wants this move.
                     say(output, "status")?;
                     continue;
@@ -128,7 +128,7 @@ pub fn serve<R: BufRead + Send + 'static, W: Write>(
                 say(output, "status thinking")?;
                 let stopper = engine.stopper();
                 let hints = input.during(&stopper, is_ping, || engine.hints(count, deadline));
-                if !engine.was_stopped() {
+                if !input.interrupted() {
                     let mut nodes = 0;
                     for hint in &hints {
                         say(output, &search_line(hint))?;
@@ -311,7 +311,7 @@ fn analyze<W: Write>(
         let deadline = Instant::now() + move_time / 4;
         let stopper = engine.stopper();
         let thought = input.during(&stopper, is_ping, || engine.choose_move(deadline));
-        if engine.was_stopped() {
+        if input.interrupted() {
             break;
         }
         say(
