@@ -127,14 +127,11 @@ proptest! {
         let script = lines.join("\n");
         let mut expected = 0;
         for line in script.split('\n') {
-            match gtp_command(line) {
-                Some(quit) => {
-                    expected += 1;
-                    if quit {
-                        break;
-                    }
+            if let Some(quit) = gtp_command(line) {
+                expected += 1;
+                if quit {
+                    break;
                 }
-                None => {}
             }
         }
         let mut out = Vec::new();

@@ -255,7 +255,7 @@ impl Run<'_> {
             } else {
                 let probe = -self.negamax(child, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta && !self.aborted {
-                    -self.negamax(child, depth - 1, -beta, -probe)
+                    -self.negamax(child, depth - 1, -beta, -alpha)
                 } else {
                     probe
                 }
@@ -317,6 +317,9 @@ impl Run<'_> {
     }
 }
 
+/// The root moves with their values (best first), the depth, and whether the values are exact.
+type Ranked = (Vec<(Option<Square>, i32)>, u32, bool);
+
 /// Searches `board` by iterative deepening until `limit` says stop, with `table` (kept
 /// between calls) and `weights`. With `all_moves` every root move gets an exact value for the
 /// depth (for hints); otherwise the root searches the others with null windows (for play).
@@ -361,7 +364,7 @@ pub fn search(
             .collect()
     };
     // The result so far: the ranked moves, the depth, and whether that iteration finished.
-    let mut done: Option<(Vec<(Option<Square>, i32)>, u32, bool)> = None;
+    let mut done: Option<Ranked> = None;
     let max_depth = limit.max_depth.clamp(1, MAX_DEPTH);
     for depth in 1..=max_depth {
         if done.is_some() && limit.soft_deadline.is_some_and(|d| Instant::now() >= d) {
@@ -382,7 +385,7 @@ pub fn search(
             } else {
                 let probe = -run.negamax(child, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && !run.aborted {
-                    -run.negamax(child, depth - 1, -INFINITY, -probe)
+                    -run.negamax(child, depth - 1, -INFINITY, -alpha)
                 } else {
                     probe
                 }
