@@ -7,7 +7,9 @@ mod batch;
 mod bench;
 mod games;
 mod gen;
+mod gtp;
 mod meta;
+mod nboard;
 mod paths;
 mod perft;
 mod show;
@@ -77,6 +79,12 @@ enum Command {
     Completions(meta::CompletionsArgs),
     /// Print the manual page (roff; `osolve man | man -l -`).
     Man(meta::ManArgs),
+    /// Play and analyse over the Go Text Protocol (Othello GUIs, match referees).
+    #[command(allow_negative_numbers = true)]
+    Gtp(gtp::GtpArgs),
+    /// Play and analyse over NBoard's protocol (the NBoard GUI).
+    #[command(allow_negative_numbers = true)]
+    Nboard(nboard::NboardArgs),
 }
 
 /// Search options shared by the solving subcommands.
@@ -408,6 +416,8 @@ pub fn run() -> i32 {
         Command::Show(args) => show::run(args),
         Command::Completions(args) => meta::completions(args),
         Command::Man(args) => meta::man(args),
+        Command::Gtp(args) => gtp::run(args),
+        Command::Nboard(args) => nboard::run(args),
     };
     match result {
         Ok(code) => code,

@@ -321,6 +321,26 @@ fn game(id: GameId, tags: &[Tag]) -> Result<Game, GameErrorKind> {
     Ok(game)
 }
 
+/// The tags of the one game in `text` (`(;` ... `;)`, names in upper case, values as written),
+/// whether or not the game is finished: for protocols that send a game in progress as GGF
+/// (NBoard's `set game`), which replay its moves themselves.
+pub fn game_tags(text: &str) -> Result<Vec<(String, String)>, GameErrorKind> {
+    let mut reader = GgfReader::new(io::Cursor::new(text.as_bytes()), "".into());
+    let opened = matches!(reader.skip_space(), Ok(Some(b'(')))
+        && reader.bump().is_ok()
+        && matches!(reader.bump(), Ok(Some(b';')));
+    if !opened {
+        return Err(syntax("'(;' to start a game", text.trim_start().as_bytes()));
+    }
+    match reader.tags() {
+        Ok(Ok(tags)) => Ok(tags.into_iter().map(|t| (t.name, t.value)).collect()),
+        Ok(Err(kind)) => Err(kind),
+        Err(e) => Err(GameErrorKind::Io {
+            message: e.to_string(),
+        }),
+    }
+}
+
 /// The position of a `BO` value: the size `8`, 64 cells (`-` empty, `*` black, `O` white, any
 /// spacing), then the side to move (`*` or `O`).
 pub fn board(value: &str) -> Option<Position> {
@@ -394,6 +414,25 @@ mod tests {
         assert_eq!(
             games[1].as_ref().unwrap_err().to_string(),
             "g.ggf:2: game 2: move 10: a pass is not legal: the game is already over"
+        );
+    }
+
+    #[test]
+    fn the_tags_of_a_game_in_progress() {
+        let tags = game_tags(&format!(
+            "(;GM[Othello]BO[{START}]B[F5//1.2]W[d6/-1.5/0.3];)"
+        ))
+        .unwrap();
+        let names: Vec<&str> = tags.iter().map(|t| t.0.as_str()).collect();
+        assert_eq!(names, ["GM", "BO", "B", "W"]);
+        assert_eq!(tags[3].1, "d6/-1.5/0.3");
+        assert_eq!(
+            game_tags("GM[Othello];)").unwrap_err().to_string(),
+            "expected '(;' to start a game, found 'GM[Othello];)'"
+        );
+        assert_eq!(
+            game_tags("(;GM[Othello]B[f5]").unwrap_err().to_string(),
+            "the file ends inside the game: expected ';)' to close it"
         );
     }
 

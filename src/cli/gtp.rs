@@ -1,0 +1,61 @@
+//! `osolve gtp`: the engine over the Go Text Protocol on standard input and output
+//! (`osolve::protocol::gtp`), for Othello GUIs and match referees. Also holds the engine
+//! arguments that `osolve nboard` shares.
+
+use std::io::{self, BufReader};
+use std::time::Duration;
+
+use clap::Args;
+use osolve::engine::{Engine, EngineOptions};
+
+use super::{parse_seconds, SearchArgs, EXIT_OK};
+
+/// Options of the playing engine, shared by `osolve gtp` and `osolve nboard`.
+#[derive(Args, Debug)]
+pub struct EngineArgs {
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Seconds per move when the controller gives no clock (decimals allowed).
+    #[arg(long = "move-time", value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
+    move_time: Duration,
+}
+
+impl EngineArgs {
+    /// The engine these options describe.
+    pub fn engine(&self) -> anyhow::Result<Engine> {
+        let solve = self.search.options(false);
+        Ok(Engine::new(EngineOptions {
+            threads: solve.threads,
+            hash_mb: solve.hash_mb,
+            move_time: self.move_time,
+        })?)
+    }
+}
+
+/// Arguments of `osolve gtp`.
+#[derive(Args, Debug)]
+pub struct GtpArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// The exit code of a server that ended: a closed output is the controller going away, not an
+/// error.
+pub fn ended(result: io::Result<()>) -> anyhow::Result<i32> {
+    match result {
+        Ok(()) => Ok(EXIT_OK),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(EXIT_OK),
+        Err(e) => Err(anyhow::anyhow!("cannot write the responses: {e}")),
+    }
+}
+
+/// Runs the subcommand.
+pub fn run(args: GtpArgs) -> anyhow::Result<i32> {
+    let mut engine = args.engine.engine()?;
+    let input = BufReader::new(io::stdin());
+    ended(osolve::protocol::gtp::serve(
+        &mut engine,
+        input,
+        &mut io::stdout(),
+    ))
+}
