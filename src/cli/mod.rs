@@ -12,6 +12,7 @@ mod paths;
 mod perft;
 mod show;
 mod solve;
+mod spinner;
 mod train;
 mod variant;
 
