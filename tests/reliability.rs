@@ -87,10 +87,17 @@ fn a_board_without_discs_of_one_colour_is_over_and_the_empties_go_to_the_winner(
     let r = solve_one(&white_to_move, &[]);
     assert_eq!(r["score"], -64);
     assert_eq!(r["best_move"], Value::Null);
-    // No disc at all: nobody can move, a draw.
-    let r = solve_one(&format!("{} X", "-".repeat(64)), &[]);
-    assert_eq!(r["score"], 0);
-    assert_eq!(r["result"], "draw");
+    // No disc at all cannot occur in Othello (every game starts with four): refused, not
+    // reported as a finished 32-32 draw.
+    let out = run(&["solve", "--json", "-p", &format!("{} X", "-".repeat(64))]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .contains("a board with no discs cannot occur in Othello"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]

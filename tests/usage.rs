@@ -305,3 +305,47 @@ fn completions_and_the_manual_page() {
     assert_eq!(code, 2);
     assert!(stderr.starts_with("osolve: man foo: no such command (expected one of solve, "));
 }
+
+/// A single long solve on a terminal shows a spinner on standard error (run under `script`,
+/// which gives the command a terminal; skipped where `script` is missing). The 2-second time
+/// limit makes the search last long enough for the spinner, which waits a second.
+#[cfg(unix)]
+#[test]
+fn a_long_solve_on_a_terminal_shows_a_spinner() {
+    let binary = assert_cmd::cargo::cargo_bin("osolve");
+    let command = format!(
+        "{} solve -p f5d6c3d3c4f4f6f3e6e7d7 --time-limit 2 --ascii -q",
+        binary.display()
+    );
+    let Ok(output) = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+    else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("solving <position>:1 (49 empties) 00:00:01"),
+        "{text}"
+    );
+    assert!(
+        text.contains("<position>:1  unfinished (time limit)"),
+        "{text}"
+    );
+    // Without a terminal there is no spinner.
+    let (_, stdout, stderr) = run(
+        root(),
+        &[
+            "solve",
+            "-p",
+            "f5d6c3d3c4f4f6f3e6e7d7",
+            "--time-limit",
+            "2",
+            "-q",
+        ],
+    );
+    assert!(!stderr.contains("solving"), "{stderr}");
+    assert!(String::from_utf8(stdout)
+        .unwrap()
+        .starts_with("<position>:1  unfinished (time limit)"));
+}

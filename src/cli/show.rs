@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use clap::{ArgGroup, Args};
-use osolve::notation::{open_path, parse_text_with, Parsed, Source, INLINE_NAME};
+use osolve::notation::{parse_text_with, Parsed, Source, INLINE_NAME};
 use osolve::report::colour;
 use osolve::report::picture::{Marks, Picture};
 use osolve::report::svg::svg;
@@ -319,14 +319,7 @@ fn plural(count: usize) -> &'static str {
 fn read_inputs(args: &ShowArgs, rules: Rules) -> anyhow::Result<(Vec<Parsed>, bool)> {
     let mut results = Vec::new();
     for path in &args.files {
-        if path != Path::new("-") && path.is_dir() {
-            bail!(
-                "cannot read {}: it is a directory, expected a file of positions",
-                path.display()
-            );
-        }
-        let reader = open_path(path)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {}", path.display(), e.kind))?;
+        let reader = super::open_input(path).map_err(anyhow::Error::msg)?;
         results.extend(reader.with_rules(rules));
     }
     let several = args.positions.len() > 1;

@@ -305,7 +305,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         let report = if interrupt.is_set() {
             None
         } else {
-            engine.report(&parsed, style, flags.wld)
+            let what = format!(
+                "{} ({} empties)",
+                parsed.source,
+                parsed.position.board.empties()
+            );
+            let spinner = super::spinner::Spinner::start(what);
+            let report = engine.report(&parsed, style, flags.wld);
+            spinner.finish();
+            report
         };
         let Some(report) = report else {
             eprintln!(
