@@ -182,13 +182,16 @@ fn the_end_of_input_stops_a_long_genmove() {
 /// A GTP engine process.
 struct Engine {
     name: &'static str,
+    /// Whether the engine takes `play <color> pass`: gtp-rhino answers it with a syntax error
+    /// and passes by itself when the other colour's move comes.
+    takes_passes: bool,
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
 }
 
 impl Engine {
-    fn start(name: &'static str, program: &Path, args: &[&str]) -> Engine {
+    fn start(name: &'static str, program: &Path, args: &[&str], takes_passes: bool) -> Engine {
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -200,6 +203,7 @@ impl Engine {
         let output = BufReader::new(child.stdout.take().unwrap());
         Engine {
             name,
+            takes_passes,
             child,
             input,
             output,
@@ -248,6 +252,8 @@ struct Played {
     /// osolve's genmove answer times.
     times: Vec<Duration>,
     moves: usize,
+    /// Forced passes in the game.
+    passes: usize,
 }
 
 fn color_word(color: Color) -> &'static str {
@@ -280,6 +286,7 @@ fn referee(
     }
     let mut times = Vec::new();
     let mut moves = opening.len();
+    let mut passes = 0;
     while !position.board.is_game_over() {
         let to_move = position.to_move;
         let color = color_word(to_move);
@@ -303,11 +310,14 @@ fn referee(
                 mover.name
             );
             position = position.pass();
-            other
-                .send(&format!("play {color} pass"))
-                .unwrap_or_else(|e| {
-                    panic!("{} refused the forced pass of {color}: {e}", other.name)
-                });
+            if other.takes_passes {
+                other
+                    .send(&format!("play {color} pass"))
+                    .unwrap_or_else(|e| {
+                        panic!("{} refused the forced pass of {color}: {e}", other.name)
+                    });
+            }
+            passes += 1;
             continue;
         }
         let sq: Square = answer
@@ -346,6 +356,7 @@ fn referee(
         osolve: osolve_color,
         times,
         moves,
+        passes,
     }
 }
 
@@ -373,12 +384,10 @@ fn rhino_present() -> bool {
     false
 }
 
-/// Plays `games` games (colours alternating, openings of 4 random plies), osolve at
-/// `move_time` seconds per move against gtp-rhino at `level`; returns (wins, draws, losses)
-/// for osolve and the worst overshoot of osolve's answer time over `move_time`.
-fn play_match(games: usize, move_time: f64, level: u32) -> ((u32, u32, u32), Duration, usize) {
+/// `osolve gtp` at `move_time` seconds per move and gtp-rhino at `level`.
+fn start_pair(move_time: f64, level: u32) -> (Engine, Engine) {
     let move_time_text = move_time.to_string();
-    let mut osolve = Engine::start(
+    let osolve = Engine::start(
         "osolve",
         &osolve_bin(),
         &[
@@ -390,9 +399,18 @@ fn play_match(games: usize, move_time: f64, level: u32) -> ((u32, u32, u32), Dur
             "--hash-mb",
             "64",
         ],
+        true,
     );
     let level = level.to_string();
-    let mut rhino = Engine::start("gtp-rhino", Path::new(RHINO), &["--level", &level]);
+    let rhino = Engine::start("gtp-rhino", Path::new(RHINO), &["--level", &level], false);
+    (osolve, rhino)
+}
+
+/// Plays `games` games (colours alternating, openings of 4 random plies), osolve at
+/// `move_time` seconds per move against gtp-rhino at `level`; returns (wins, draws, losses)
+/// for osolve and the worst overshoot of osolve's answer time over `move_time`.
+fn play_match(games: usize, move_time: f64, level: u32) -> ((u32, u32, u32), Duration, usize) {
+    let (mut osolve, mut rhino) = start_pair(move_time, level);
     let mut results = (0, 0, 0);
     let mut worst = Duration::ZERO;
     let mut answers = 0;
@@ -424,10 +442,11 @@ fn play_match(games: usize, move_time: f64, level: u32) -> ((u32, u32, u32), Dur
         }
         answers += played.times.len();
         eprintln!(
-            "game {}: osolve {} {mine:+} after {} moves; slowest answer {:?}",
+            "game {}: osolve {} {mine:+} after {} moves and {} passes; slowest answer {:?}",
             game + 1,
             played.osolve.name(),
             played.moves,
+            played.passes,
             played.times.iter().max().copied().unwrap_or_default()
         );
     }
@@ -446,6 +465,17 @@ fn complete_games_against_gtp_rhino() {
     assert_eq!(wins + draws + losses, 2);
     assert!(answers >= 20, "osolve answered {answers} genmoves");
     eprintln!("osolve W/D/L {wins}/{draws}/{losses}, worst overshoot {worst:?}");
+    // After d3 c3 e6 d2 d1 e1 b2 c1 black has no move: osolve (black) must answer PASS and
+    // gtp-rhino then plays on for white by itself.
+    let (mut osolve, mut rhino) = start_pair(0.1, 1);
+    let opening: Vec<Square> = ["d3", "c3", "e6", "d2", "d1", "e1", "b2", "c1"]
+        .iter()
+        .map(|sq| sq.parse().unwrap())
+        .collect();
+    let played = referee(&mut osolve, &mut rhino, &opening, Color::Black);
+    assert!(played.passes >= 1, "no pass in the game");
+    osolve.quit();
+    rhino.quit();
 }
 
 /// The match of `scripts/match-rhino.sh`: OSOLVE_MATCH_GAMES games (default 10) at

@@ -462,8 +462,10 @@ impl Engine {
         // search first, then an exact attempt with what is left when one could finish.
         let likely = empties <= SURE_EXACT || self.exact_may_finish(empties, total.mul_f64(0.25));
         if likely {
+            // Up to SURE_EXACT empties the solve takes milliseconds; should it not finish,
+            // the evaluation search (which sees to the end there) has the rest.
             let share = if empties <= SURE_EXACT {
-                total.max(Duration::from_secs(3600))
+                total.mul_f64(0.9)
             } else {
                 total.mul_f64(0.7)
             };
