@@ -1,7 +1,8 @@
-//! The AVX2 kernels: the flips of a move and the legal moves of a board, each with the four
-//! direction pairs in one 256-bit register. This is the only module with `unsafe`; it compiles
-//! only when the build targets AVX2, and `flip::flips_portable` and
-//! `moves::legal_moves_portable` are the twins that tests compare it against.
+//! The SIMD kernels: the flips of a move and the legal moves of a board (AVX2, each with the
+//! four direction pairs in one 256-bit register), and the BMI2 `pext` that the evaluation's
+//! pattern indices use. This is the only module with `unsafe`; it compiles only when the build
+//! targets AVX2, and `flip::flips_portable`, `moves::legal_moves_portable` and the evaluation's
+//! portable `pext` are the twins that tests compare it against.
 #![cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 
 use super::flip::{HIGHER, LOWER};
