@@ -6,10 +6,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::solve::{best_move_name, move_name, Outcome};
+use crate::board::rules::{Rules, Scoring, Supplies, VariantPosition};
 use crate::board::Color;
 use crate::notation::{format_board, Source};
 use crate::variant::solver::{FinalCount, VariantSolution};
-use crate::variant::{Rules, Supplies, VariantPosition};
 
 /// The discs on the board at the end of perfect play, with the empty squares left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,7 +116,7 @@ pub fn final_count_text(count: &FinalCount) -> String {
 
 /// The line naming the rules and the scoring: `reversi rules, raw scoring` (the diagram above
 /// it shows the discs left).
-pub fn rules_line(position: &VariantPosition, scoring: crate::variant::Scoring) -> String {
+pub fn rules_line(position: &VariantPosition, scoring: Scoring) -> String {
     format!(
         "{} rules, {} scoring",
         position.rules().name(),
@@ -171,7 +171,7 @@ mod tests {
     use super::*;
     use crate::board::{Position, Square};
     use crate::search::BestMove;
-    use crate::variant::Scoring;
+
     use std::time::Duration;
 
     fn sq(name: &str) -> Square {

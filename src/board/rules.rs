@@ -1,0 +1,625 @@
+//! The rules of the game as a parameter: the move rules ([`Rules`]: Othello, or the historical
+//! Reversi rules with an empty start board, the first four discs on the centre without flips and
+//! 32 discs per player), the scoring of a finished game ([`Scoring`]: official, or raw disc
+//! difference), the discs left to each side ([`Supplies`]) and the game state that carries them
+//! ([`Game`], and [`VariantPosition`] with its colours), with the check that a position can occur
+//! under Reversi rules. Uses the board primitives (legal moves, flips) and knows nothing of
+//! search or text.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Bits, Board, Color, Position, Square};
+
+/// Discs each player owns under Reversi rules.
+pub const DISCS_EACH: u8 = 32;
+
+/// The four centre squares d4, e4, d5, e5: under Reversi rules the first four discs go there.
+pub const CENTRE: u64 = (1 << 27) | (1 << 28) | (1 << 35) | (1 << 36);
+
+/// Which rules decide the legal moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// Othello: the standard start, every move flips, a player out of discs is handed more by
+    /// the opponent (so supplies never matter).
+    #[default]
+    Othello,
+    /// Reversi: an empty start board, the first four moves fill the centre without flipping,
+    /// and a player who has placed all 32 of their discs must pass.
+    Reversi,
+}
+
+impl Rules {
+    /// "othello" or "reversi".
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Othello => "othello",
+            Rules::Reversi => "reversi",
+        }
+    }
+}
+
+/// How a finished game is scored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// The disc difference with the empty squares given to the winner (a wipe-out is 64-0).
+    #[default]
+    Official,
+    /// The disc difference of the discs actually on the board at the end.
+    Raw,
+}
+
+impl Scoring {
+    /// "official" or "raw".
+    pub fn name(self) -> &'static str {
+        match self {
+            Scoring::Official => "official",
+            Scoring::Raw => "raw",
+        }
+    }
+
+    /// The final score of `board` (a finished game) for its side to move.
+    #[inline(always)]
+    pub fn score(self, board: &Board) -> i32 {
+        match self {
+            Scoring::Official => board.final_score(),
+            Scoring::Raw => board.player.count_ones() as i32 - board.opponent.count_ones() as i32,
+        }
+    }
+}
+
+/// A rules-and-scoring choice. The default, Othello with official scoring, is what the fast
+/// solver handles; everything else goes through [`solver::VariantSolver`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// The move rules.
+    pub rules: Rules,
+    /// The scoring of finished games.
+    pub scoring: Scoring,
+}
+
+impl Variant {
+    /// True for Othello with official scoring, the game of the fast solver.
+    pub fn is_standard(self) -> bool {
+        self == Variant::default()
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} rules, {} scoring",
+            self.rules.name(),
+            self.scoring.name()
+        )
+    }
+}
+
+/// A name that is not one of the choices.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}, found '{found}'")]
+pub struct BadName {
+    /// The accepted names.
+    pub expected: &'static str,
+    /// The text found.
+    pub found: String,
+}
+
+/// The choice whose name is `text` (in any case) among `choices`.
+fn by_name<T: Copy>(
+    text: &str,
+    choices: [(&str, T); 2],
+    expected: &'static str,
+) -> Result<T, BadName> {
+    choices
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(text))
+        .map(|&(_, value)| value)
+        .ok_or_else(|| BadName {
+            expected,
+            found: text.to_string(),
+        })
+}
+
+impl FromStr for Rules {
+    type Err = BadName;
+    fn from_str(text: &str) -> Result<Rules, BadName> {
+        let choices = [("othello", Rules::Othello), ("reversi", Rules::Reversi)];
+        by_name(text, choices, "othello or reversi")
+    }
+}
+
+impl FromStr for Scoring {
+    type Err = BadName;
+    fn from_str(text: &str) -> Result<Scoring, BadName> {
+        let choices = [("official", Scoring::Official), ("raw", Scoring::Raw)];
+        by_name(text, choices, "official or raw")
+    }
+}
+
+/// The discs each colour still holds in hand (Reversi rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Supplies {
+    /// Black's discs left.
+    pub black: u8,
+    /// White's discs left.
+    pub white: u8,
+}
+
+impl Supplies {
+    /// The discs left to `color`.
+    pub fn of(self, color: Color) -> u8 {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+
+    /// The supplies of a position assuming nobody has passed so far: the `n` discs on the board
+    /// were placed alternately, black first, so the side to move placed `n / 2` (rounded down)
+    /// and the other side the rest. (When the side to move does not fit the parity of `n`, this
+    /// is the count after one pass, the fewest passes that explain it.)
+    pub fn derived(position: &Position) -> Supplies {
+        let on_board = 64 - position.board.empties();
+        let mover_placed = (on_board / 2) as u8;
+        let other_placed = (on_board - on_board / 2) as u8;
+        Supplies::of_sides(
+            position.to_move,
+            DISCS_EACH - mover_placed,
+            DISCS_EACH - other_placed,
+        )
+    }
+
+    /// The supplies when the side to move, `mover`, has `mover_left` discs and the other side
+    /// `other_left`.
+    pub fn of_sides(mover: Color, mover_left: u8, other_left: u8) -> Supplies {
+        match mover {
+            Color::Black => Supplies {
+                black: mover_left,
+                white: other_left,
+            },
+            Color::White => Supplies {
+                black: other_left,
+                white: mover_left,
+            },
+        }
+    }
+}
+
+/// A position that cannot occur under the rules given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VariantError {
+    /// More than 32 discs left to one side.
+    #[error("expected at most 32 discs left to {color}, found {found}", color = .color.name())]
+    TooManyLeft {
+        /// The side.
+        color: Color,
+        /// Its discs left.
+        found: u8,
+    },
+    /// The discs left do not add up to the empty squares (every placement fills one square).
+    #[error(
+        "expected the discs left (black {black} + white {white} = {sum}) to equal the {empties} \
+         empty squares, since every disc placed fills one",
+        sum = u32::from(*.black) + u32::from(*.white)
+    )]
+    SupplySum {
+        /// Black's discs left.
+        black: u8,
+        /// White's discs left.
+        white: u8,
+        /// Empty squares.
+        empties: u32,
+    },
+    /// A disc outside the centre before the centre is full.
+    #[error(
+        "under Reversi rules the first four discs go on d4 e4 d5 e5, found a disc on {square} \
+         while {empty} is still empty"
+    )]
+    OutsideCentre {
+        /// A disc outside the centre.
+        square: Square,
+        /// An empty centre square.
+        empty: Square,
+    },
+    /// During the opening no disc is flipped, so each side has exactly the discs it placed.
+    #[error(
+        "under Reversi rules no disc is flipped while the centre fills, so {color} should have \
+         the {placed} discs it placed, found {found}",
+        color = .color.name()
+    )]
+    OpeningCount {
+        /// The side.
+        color: Color,
+        /// Discs it placed (32 minus its discs left).
+        placed: u8,
+        /// Its discs on the board.
+        found: u32,
+    },
+}
+
+/// A game state from the side to move's point of view, as the solver searches it: the board and
+/// the discs left to each side. Under Othello rules the supplies are carried but never matter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    /// The discs, from the side to move's point of view.
+    pub board: Board,
+    /// Discs left to the side to move.
+    pub player_left: u8,
+    /// Discs left to the other side.
+    pub opponent_left: u8,
+    /// The move rules.
+    pub rules: Rules,
+}
+
+impl Game {
+    /// True while some centre square is empty under Reversi rules: moves go on the centre and
+    /// flip nothing.
+    #[inline(always)]
+    pub fn in_opening(&self) -> bool {
+        self.rules == Rules::Reversi && self.board.empty() & CENTRE != 0
+    }
+
+    /// The squares the side to move may play: under Reversi rules none once its discs are all
+    /// placed, the empty centre squares during the opening, otherwise the usual legal moves.
+    #[inline(always)]
+    pub fn moves(&self) -> u64 {
+        if self.rules == Rules::Reversi {
+            if self.player_left == 0 {
+                return 0;
+            }
+            let centre = self.board.empty() & CENTRE;
+            if centre != 0 {
+                return centre;
+            }
+        }
+        self.board.moves()
+    }
+
+    /// The discs a move on `sq` (one of [`Game::moves`]) flips: none during the opening.
+    #[inline(always)]
+    pub fn flips(&self, sq: usize) -> u64 {
+        if self.in_opening() {
+            0
+        } else {
+            self.board.flips(sq)
+        }
+    }
+
+    /// The game after the side to move places a disc on `sq` flipping `flipped`; the other side
+    /// is then to move.
+    #[inline(always)]
+    pub fn play(&self, sq: usize, flipped: u64) -> Game {
+        debug_assert!(self.moves() >> sq & 1 == 1 && self.flips(sq) == flipped);
+        Game {
+            board: Board {
+                player: self.board.opponent ^ flipped,
+                opponent: self.board.player ^ flipped ^ (1u64 << sq),
+            },
+            player_left: self.opponent_left,
+            opponent_left: self.player_left.saturating_sub(1),
+            rules: self.rules,
+        }
+    }
+
+    /// The same game with the other side to move.
+    #[inline(always)]
+    pub fn pass(&self) -> Game {
+        Game {
+            board: self.board.pass(),
+            player_left: self.opponent_left,
+            opponent_left: self.player_left,
+            rules: self.rules,
+        }
+    }
+
+    /// True when neither side can place a disc.
+    pub fn is_over(&self) -> bool {
+        self.moves() == 0 && self.pass().moves() == 0
+    }
+
+    /// The children of the game in square order: the square and the game after it.
+    pub fn children(&self) -> impl Iterator<Item = (usize, Game)> + '_ {
+        Bits(self.moves()).map(move |sq| (sq, self.play(sq, self.flips(sq))))
+    }
+}
+
+/// A variant game with its colours: what a user gives and sees. Built only through
+/// [`VariantPosition::new`], which checks that the position can occur under its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VariantPosition {
+    /// The game, from the side to move's point of view.
+    pub game: Game,
+    /// Who is to move.
+    pub to_move: Color,
+}
+
+impl VariantPosition {
+    /// The position of `position` under `rules`, with the discs left to each side (`None`:
+    /// derived assuming no pass so far, see [`Supplies::derived`]). Under Reversi rules the
+    /// supplies must add up to the empty squares, and before the centre is full every disc must
+    /// sit on it, unflipped.
+    pub fn new(
+        position: Position,
+        supplies: Option<Supplies>,
+        rules: Rules,
+    ) -> Result<VariantPosition, VariantError> {
+        let supplies = supplies.unwrap_or_else(|| Supplies::derived(&position));
+        if rules == Rules::Reversi {
+            check_reversi(&position, supplies)?;
+        }
+        let mover = position.to_move;
+        Ok(VariantPosition {
+            game: Game {
+                board: position.board,
+                player_left: supplies.of(mover),
+                opponent_left: supplies.of(mover.other()),
+                rules,
+            },
+            to_move: mover,
+        })
+    }
+
+    /// The start of a game: the empty board under Reversi rules, the standard four discs under
+    /// Othello rules; black to move.
+    pub fn start(rules: Rules) -> VariantPosition {
+        let position = match rules {
+            Rules::Othello => Position::start(),
+            Rules::Reversi => Position::from_colors(0, 0, Color::Black).expect("an empty board"),
+        };
+        VariantPosition::new(position, None, rules).expect("the start is a legal position")
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> Rules {
+        self.game.rules
+    }
+
+    /// The board with its side to move.
+    pub fn position(&self) -> Position {
+        Position {
+            board: self.game.board,
+            to_move: self.to_move,
+        }
+    }
+
+    /// The discs left to each colour.
+    pub fn supplies(&self) -> Supplies {
+        Supplies::of_sides(self.to_move, self.game.player_left, self.game.opponent_left)
+    }
+
+    /// The squares the side to move may play.
+    pub fn moves(&self) -> u64 {
+        self.game.moves()
+    }
+
+    /// The position after a disc on `square`, or `None` when it may not be placed there.
+    pub fn play(&self, square: Square) -> Option<VariantPosition> {
+        let sq = square.index();
+        if self.game.moves() >> sq & 1 == 0 {
+            return None;
+        }
+        Some(VariantPosition {
+            game: self.game.play(sq, self.game.flips(sq)),
+            to_move: self.to_move.other(),
+        })
+    }
+
+    /// The same position with the other side to move.
+    pub fn pass(&self) -> VariantPosition {
+        VariantPosition {
+            game: self.game.pass(),
+            to_move: self.to_move.other(),
+        }
+    }
+
+    /// True when neither side can place a disc.
+    pub fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// The position after `line` (squares, `None` for a pass) when every move is legal.
+    pub fn after(&self, line: &[Option<Square>]) -> Option<VariantPosition> {
+        line.iter().try_fold(*self, |position, mv| match mv {
+            Some(square) => position.play(*square),
+            None => (position.moves() == 0 && !position.is_over()).then(|| position.pass()),
+        })
+    }
+}
+
+/// The checks of [`VariantPosition::new`] under Reversi rules.
+fn check_reversi(position: &Position, supplies: Supplies) -> Result<(), VariantError> {
+    for color in [Color::Black, Color::White] {
+        if supplies.of(color) > DISCS_EACH {
+            return Err(VariantError::TooManyLeft {
+                color,
+                found: supplies.of(color),
+            });
+        }
+    }
+    let empties = position.board.empties();
+    if u32::from(supplies.black) + u32::from(supplies.white) != empties {
+        return Err(VariantError::SupplySum {
+            black: supplies.black,
+            white: supplies.white,
+            empties,
+        });
+    }
+    let empty_centre = position.board.empty() & CENTRE;
+    if empty_centre != 0 {
+        let outside = !position.board.empty() & !CENTRE;
+        if outside != 0 {
+            return Err(VariantError::OutsideCentre {
+                square: first_square(outside),
+                empty: first_square(empty_centre),
+            });
+        }
+        for color in [Color::Black, Color::White] {
+            let placed = DISCS_EACH - supplies.of(color);
+            let found = position.discs(color).count_ones();
+            if found != u32::from(placed) {
+                return Err(VariantError::OpeningCount {
+                    color,
+                    placed,
+                    found,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+fn first_square(bits: u64) -> Square {
+    Square::new(bits.trailing_zeros() as usize).expect("a non-empty bitboard")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn derived_supplies_assume_alternate_placements() {
+        assert_eq!(
+            Supplies::derived(&Position::start()),
+            Supplies {
+                black: 30,
+                white: 30
+            }
+        );
+        let after = Position::start().play(sq("f5")).unwrap();
+        assert_eq!(
+            Supplies::derived(&after),
+            Supplies {
+                black: 29,
+                white: 30
+            }
+        );
+        // Black to move with an odd number of discs: black passed once.
+        let odd = Position::from_colors(0b111, 0b1000, Color::Black).unwrap();
+        assert_eq!(
+            Supplies::derived(&odd),
+            Supplies {
+                black: 30,
+                white: 30
+            }
+        );
+    }
+
+    #[test]
+    fn the_reversi_opening_fills_the_centre_without_flips() {
+        let start = VariantPosition::start(Rules::Reversi);
+        assert_eq!(start.position().board.empties(), 64);
+        assert_eq!(start.moves(), CENTRE);
+        let mut p = start;
+        for name in ["d4", "e4", "e5", "d5"] {
+            p = p.play(sq(name)).unwrap();
+        }
+        // black d4 e5, white e4 d5: no flips happened, and the normal rule applies now.
+        assert_eq!(p.position().black(), sq("d4").bit() | sq("e5").bit());
+        assert_eq!(p.position().white(), sq("e4").bit() | sq("d5").bit());
+        assert_eq!(
+            p.supplies(),
+            Supplies {
+                black: 30,
+                white: 30
+            }
+        );
+        assert!(!p.game.in_opening());
+        assert_eq!(p.moves(), p.position().board.moves());
+        assert!(start.play(sq("c4")).is_none());
+    }
+
+    #[test]
+    fn an_exhausted_supply_must_pass() {
+        // White to move with moves on the board but no disc left.
+        let position = Position::start().play(sq("f5")).unwrap();
+        let stuck = VariantPosition::new(
+            position,
+            Some(Supplies {
+                black: 59,
+                white: 0,
+            }),
+            Rules::Othello,
+        )
+        .unwrap();
+        assert_ne!(stuck.moves(), 0, "Othello rules ignore the supplies");
+        let mut game = stuck.game;
+        game.rules = Rules::Reversi;
+        assert_eq!(game.moves(), 0);
+        assert_ne!(game.pass().moves(), 0);
+        assert!(!game.is_over());
+    }
+
+    #[test]
+    fn impossible_reversi_positions_are_refused() {
+        let start = Position::start();
+        let err = |supplies| VariantPosition::new(start, supplies, Rules::Reversi).unwrap_err();
+        assert_eq!(
+            err(Some(Supplies {
+                black: 33,
+                white: 27
+            }))
+            .to_string(),
+            "expected at most 32 discs left to black, found 33"
+        );
+        assert_eq!(
+            err(Some(Supplies { black: 5, white: 7 })).to_string(),
+            "expected the discs left (black 5 + white 7 = 12) to equal the 60 empty squares, \
+             since every disc placed fills one"
+        );
+        let outside = Position::from_colors(sq("c3").bit(), sq("d4").bit(), Color::Black).unwrap();
+        assert_eq!(
+            VariantPosition::new(outside, None, Rules::Reversi)
+                .unwrap_err()
+                .to_string(),
+            "under Reversi rules the first four discs go on d4 e4 d5 e5, found a disc on c3 \
+             while e4 is still empty"
+        );
+        let count = Position::from_colors(sq("d4").bit(), 0, Color::Black).unwrap();
+        assert_eq!(
+            VariantPosition::new(count, None, Rules::Reversi)
+                .unwrap_err()
+                .to_string(),
+            "under Reversi rules no disc is flipped while the centre fills, so black should have \
+             the 0 discs it placed, found 1"
+        );
+        assert!(VariantPosition::new(outside, None, Rules::Othello).is_ok());
+    }
+
+    #[test]
+    fn names_parse() {
+        assert_eq!("Reversi".parse::<Rules>(), Ok(Rules::Reversi));
+        assert_eq!("raw".parse::<Scoring>(), Ok(Scoring::Raw));
+        assert_eq!(
+            "go".parse::<Rules>().unwrap_err().to_string(),
+            "expected othello or reversi, found 'go'"
+        );
+        assert!(Variant::default().is_standard());
+        assert_eq!(
+            Variant {
+                rules: Rules::Reversi,
+                scoring: Scoring::Raw
+            }
+            .to_string(),
+            "reversi rules, raw scoring"
+        );
+    }
+
+    #[test]
+    fn raw_and_official_scores() {
+        // 33 against 29 with 2 empty squares.
+        let p = (1u64 << 33) - 1;
+        let board = Board {
+            player: p,
+            opponent: ((1u64 << 29) - 1) << 33,
+        };
+        assert_eq!(Scoring::Official.score(&board), 6);
+        assert_eq!(Scoring::Raw.score(&board), 4);
+        assert_eq!(Scoring::Raw.score(&board.pass()), -4);
+    }
+}
