@@ -6,7 +6,8 @@
 
 pub mod analyze;
 pub mod perft;
-pub mod reference;
+pub use crate::search::literal as reference;
+
 pub mod solver;
 
 pub use crate::board::rules::*;
