@@ -20,7 +20,7 @@ use osolve::search::{Limits, SolveOptions, StopHandle};
 use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// Exit code: everything done and correct.
@@ -189,8 +189,6 @@ pub fn open_input(path: &Path) -> Result<PositionReader<DynRead>, String> {
 pub struct Interrupt {
     flag: AtomicBool,
     handles: Mutex<Vec<StopHandle>>,
-    /// Stop flags of the variant solvers.
-    flags: Mutex<Vec<Arc<AtomicBool>>>,
 }
 
 impl Interrupt {
@@ -208,16 +206,6 @@ impl Interrupt {
             .unwrap_or_else(|e| e.into_inner())
             .push(handle);
     }
-    /// Sets `flag` when a signal arrives (at once if one already did).
-    pub fn register_flag(&self, flag: Arc<AtomicBool>) {
-        if self.is_set() {
-            flag.store(true, Ordering::SeqCst);
-        }
-        self.flags
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(flag);
-    }
     fn trigger(&self) {
         // A second signal means "now": the first one is still waiting for a search or for
         // input (a terminal on standard input) to finish.
@@ -232,9 +220,6 @@ impl Interrupt {
         {
             h.stop();
         }
-        for flag in self.flags.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-            flag.store(true, Ordering::SeqCst);
-        }
     }
 }
 
@@ -246,7 +231,6 @@ pub fn interrupt() -> &'static Interrupt {
         Interrupt {
             flag: AtomicBool::new(false),
             handles: Mutex::new(Vec::new()),
-            flags: Mutex::new(Vec::new()),
         }
     })
 }

@@ -1,8 +1,8 @@
 //! `osolve show`: draws positions, on the terminal (in colour when it is one) and as SVG (or PNG
 //! in builds with the `png` feature), plain, with every legal move's exact score (`--analyze`),
 //! or with the principal variation numbered on its squares (`--solve`). The pictures are made by
-//! `osolve::report::{picture, svg, colour}`; the scores come from the fast solver for Othello
-//! with official scoring and from the variant solver otherwise. Also writes the pictures of
+//! `osolve::report::{picture, svg, colour}`; the scores come from the one solver under the
+//! rules of the run. Also writes the pictures of
 //! `osolve analyze --svg DIR`.
 
 use std::fs;
@@ -11,14 +11,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use clap::{ArgGroup, Args};
+use osolve::board::rules::{Rules, Variant, VariantPosition};
 use osolve::notation::{open_path, parse_text_with, Parsed, Source, INLINE_NAME};
 use osolve::report::colour;
 use osolve::report::picture::{Marks, Picture};
 use osolve::report::svg::svg;
 use osolve::search::Solver;
-use osolve::variant::{Rules, VariantPosition};
 
-use super::variant::{stdout_style, variant_position, variant_solver, VariantArgs};
+use super::variant::{stdout_style, variant_position, VariantArgs};
 use super::{SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
 
 /// Arguments of `osolve show`.
@@ -123,11 +123,11 @@ fn write_png(_path: &Path, _picture: &Picture) -> anyhow::Result<()> {
 const PNG_MISSING: &str = "--png needs osolve built with the png feature \
      (cargo build --release --features png); --svg works in every build";
 
-/// The marks of one position: legal moves, scores or a line, from the right solver.
+/// The marks of one position: legal moves, or scores or a line from the one solver under the
+/// rules of the run.
 enum Engine {
     Plain,
-    Othello(Box<Solver>),
-    Variant(Box<osolve::variant::solver::VariantSolver>),
+    Solver(Box<Solver>, Variant),
 }
 
 /// Runs the subcommand.
@@ -142,12 +142,10 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     let interrupt = super::interrupt();
     let mut engine = if !args.analyze && !args.solve {
         Engine::Plain
-    } else if variant.is_standard() {
+    } else {
         let solver = Solver::new(args.search.options(false))?;
         interrupt.register(solver.stop_handle());
-        Engine::Othello(Box::new(solver))
-    } else {
-        Engine::Variant(Box::new(variant_solver(variant, false)))
+        Engine::Solver(Box::new(solver), variant)
     };
     let svg_target = args
         .svg
@@ -240,7 +238,7 @@ fn read_inputs(args: &ShowArgs, rules: Rules) -> anyhow::Result<(Vec<Parsed>, bo
 fn marks(engine: &mut Engine, analyze: bool, position: &VariantPosition) -> Option<Marks> {
     match engine {
         Engine::Plain => Some(Marks::Legal),
-        Engine::Othello(solver) => {
+        Engine::Solver(solver, variant) if variant.is_standard() => {
             let board = position.position();
             if analyze {
                 let (scores, _) = solver.score_moves(&board).ok()?;
@@ -254,12 +252,14 @@ fn marks(engine: &mut Engine, analyze: bool, position: &VariantPosition) -> Opti
                 })
             }
         }
-        Engine::Variant(solver) => {
+        Engine::Solver(solver, variant) => {
             if analyze {
-                let (scores, _) = solver.score_moves(position).ok()?;
+                let (scores, _) = solver
+                    .try_score_moves_game(position, variant.scoring)
+                    .ok()?;
                 Some(Marks::Scores(scores))
             } else {
-                let solution = solver.solve(position).ok()?;
+                let solution = solver.try_solve_game(position, variant.scoring).ok()?;
                 Some(Marks::Line {
                     pv: solution.pv,
                     score: solution.score,

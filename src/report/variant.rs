@@ -9,7 +9,7 @@ use super::solve::{best_move_name, move_name, Outcome};
 use crate::board::rules::{Rules, Scoring, Supplies, VariantPosition};
 use crate::board::Color;
 use crate::notation::{format_board, Source};
-use crate::variant::solver::{FinalCount, VariantSolution};
+use crate::search::{FinalCount, VariantSolution};
 
 /// The discs on the board at the end of perfect play, with the empty squares left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -192,6 +192,7 @@ mod tests {
             pv: Vec::new(),
             nodes: 0,
             time: Duration::ZERO,
+            threads: 1,
         }
     }
 

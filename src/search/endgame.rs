@@ -10,10 +10,10 @@
 
 use super::limit::{Budget, CHARGE_EVERY};
 use super::ordering::{fastest_first, learned_order, odd_region_squares, SQUARE_CLASSES};
-use super::rules::{GameRules, Othello};
 use super::stability::stable_discs;
 use super::tt::{Tables, NO_MOVE};
 use crate::board::rules::Scoring;
+use crate::board::rules::{GameRules, Othello};
 use crate::board::{flips, last_flip_count, legal_moves, Bits, Board};
 use crate::eval::Weights;
 use rayon::prelude::*;

@@ -8,10 +8,11 @@ pub mod limit;
 pub mod literal;
 pub mod ordering;
 pub mod reference;
-pub mod rules;
+
 pub mod stability;
 pub mod tt;
 
+use crate::board::rules::{GameRules, Official, Othello, OthelloRules, Raw, ReversiRules};
 use crate::board::rules::{Rules, Scoring, VariantPosition};
 use crate::board::{Bits, Board, Color, Position, Square};
 use endgame::{Cancel, Move, Search};
@@ -20,7 +21,6 @@ pub use limit::{
     Bounds, Limits, StopReason, TooManyEmpties, Unfinished, FEASIBLE_EMPTIES, PROBE_NODES,
 };
 use ordering::{fastest_first, odd_region_squares};
-use rules::{GameRules, Official, Othello, OthelloRules, Raw, ReversiRules};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tt::Tables;
