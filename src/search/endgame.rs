@@ -835,11 +835,18 @@ impl<'a, R: GameRules> Search<'a, R> {
                 board.opponent ^ m.flips,
                 board.player ^ m.flips ^ (1u64 << sq),
             );
-            m.value = if empties >= EVAL_ORDER_MIN {
-                learned_order(self.weights, np, no, depth, &mut self.nodes)
+            if empties >= EVAL_ORDER_MIN {
+                m.value = learned_order(self.weights, np, no, depth, &mut self.nodes);
+                // The ordering searches of one node can cost far more nodes than the budget's
+                // charging interval (a 6-ply search per move): the budget is charged between
+                // them, so a node limit is seen within one of them. A stopped search's values
+                // are never used.
+                if self.stopped() {
+                    return;
+                }
             } else {
-                fastest_first(np, no, sq, odd)
-            };
+                m.value = fastest_first(np, no, sq, odd);
+            }
         }
     }
 
