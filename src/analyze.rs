@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 
 use crate::batch::{self, Totals, Work};
 pub use crate::batch::{BatchError as AnalyzeError, Shard, ShardError, PARALLEL_MAX_EMPTIES};
+use crate::board::rules::{Rules, Variant, VariantPosition};
 use crate::board::{Position, Square};
-use crate::notation::{open_path, ParseError, Parsed, Source};
+use crate::notation::{open_path, ParseError, ParseErrorKind, Parsed, Source};
 use crate::search::{
     Bounds, Limits, MoveScore, Solver, StopHandle, StopReason, Stopped, TooManyEmpties, Unfinished,
 };
@@ -50,6 +51,8 @@ pub struct AnalyzeOptions {
     /// without a limit (otherwise those [`Solver::check_feasible`] rejects are refused: see
     /// [`Sink::refused`]).
     pub force: bool,
+    /// The rules and scoring the positions are analysed under.
+    pub variant: Variant,
 }
 
 impl Default for AnalyzeOptions {
@@ -66,6 +69,7 @@ impl Default for AnalyzeOptions {
             parallel_max_empties: PARALLEL_MAX_EMPTIES,
             limits: Limits::NONE,
             force: false,
+            variant: Variant::default(),
         }
     }
 }
@@ -186,6 +190,12 @@ pub trait Sink {
         let _ = (parsed, reason);
         Ok(())
     }
+    /// Under rules other than Othello with official scoring, the position (with its discs
+    /// left) of the analysis handed to [`Sink::analysed`] next.
+    fn position(&mut self, position: &VariantPosition) -> io::Result<()> {
+        let _ = position;
+        Ok(())
+    }
 }
 
 /// The items of several inputs in turn, each opened when the previous one ends (`-` is standard
@@ -201,6 +211,30 @@ pub fn inputs(
             }
         },
     )
+}
+
+/// The items of several inputs read under `rules` (see [`inputs`]).
+pub fn inputs_with(
+    paths: Vec<PathBuf>,
+    rules: Rules,
+) -> impl Iterator<Item = Result<Parsed, ParseError>> + Send + 'static {
+    paths.into_iter().flat_map(
+        move |path| -> Box<dyn Iterator<Item = Result<Parsed, ParseError>> + Send> {
+            match open_path(&path) {
+                Ok(reader) => Box::new(reader.with_rules(rules)),
+                Err(error) => Box::new(std::iter::once(Err(error))),
+            }
+        },
+    )
+}
+
+/// The position of `parsed` under `rules` with its discs left, or the error for its line.
+pub fn game_of(parsed: &Parsed, rules: Rules) -> Result<VariantPosition, ParseError> {
+    VariantPosition::new(parsed.position, parsed.supplies, rules).map_err(|e| ParseError {
+        at: parsed.source.clone(),
+        column: None,
+        kind: ParseErrorKind::Rules(e),
+    })
 }
 
 /// The number of positions of `shard` in the inputs, by a quick pass that parses without
@@ -225,18 +259,31 @@ pub fn analyze_position(
     let position = parsed.position;
     let board = position.board;
     let final_score = |score: i32| if options.wld { score.signum() } else { score };
-    let result = if options.best_only {
-        solver
-            .try_best_moves(&position)
-            .map(|(score, best, nodes)| {
-                let moves = best.iter().map(|&mv| MoveScore { mv, score }).collect();
-                (moves, score, best, nodes)
-            })
+    let variant = options.variant;
+    let game = if variant.is_standard() {
+        None
     } else {
-        solver.try_score_moves(&position).map(|(moves, nodes)| {
+        Some(game_of(parsed, variant.rules).expect("the reader checked the position's rules"))
+    };
+    let result = if options.best_only {
+        match &game {
+            None => solver.try_best_moves(&position),
+            Some(game) => solver.try_best_moves_game(game, variant.scoring),
+        }
+        .map(|(score, best, nodes)| {
+            let moves = best.iter().map(|&mv| MoveScore { mv, score }).collect();
+            (moves, score, best, nodes)
+        })
+    } else {
+        match &game {
+            None => solver.try_score_moves(&position),
+            Some(game) => solver.try_score_moves_game(game, variant.scoring),
+        }
+        .map(|(moves, nodes)| {
+            let end_score = variant.scoring.score(&board);
             let best_score = moves
                 .first()
-                .map_or_else(|| final_score(board.final_score()), |m| m.score);
+                .map_or_else(|| final_score(end_score), |m| m.score);
             let best = best_moves_of(&moves, best_score);
             (moves, best_score, best, nodes)
         })
@@ -364,6 +411,17 @@ where
         check: options.check,
         summary: Summary::default(),
     };
+    // A position the rules cannot reach is a bad line.
+    let variant = options.variant;
+    let items = items.map(move |item| {
+        item.and_then(|parsed| {
+            if variant.is_standard() {
+                Ok(parsed)
+            } else {
+                game_of(&parsed, variant.rules).map(|_| parsed)
+            }
+        })
+    });
     let totals = batch::run(&PositionWork(options), items, &batch_options, &mut tally)?;
     let Totals {
         resumed,
@@ -390,7 +448,8 @@ struct PositionWork<'a>(&'a AnalyzeOptions);
 
 impl Work for PositionWork<'_> {
     type Item = Parsed;
-    type Output = Analysis;
+    /// The analysis, and under another rule set its position with the discs left.
+    type Output = (Analysis, Option<VariantPosition>);
     type Bad = ParseError;
 
     fn empties(&self, parsed: &Parsed) -> u32 {
@@ -402,15 +461,25 @@ impl Work for PositionWork<'_> {
         solver: &mut Solver,
         parsed: &Parsed,
         index: usize,
-    ) -> Result<Analysis, Stopped> {
-        analyze_position(solver, parsed, index, self.0)
+    ) -> Result<(Analysis, Option<VariantPosition>), Stopped> {
+        let analysis = analyze_position(solver, parsed, index, self.0)?;
+        let game = (!self.0.variant.is_standard())
+            .then(|| game_of(parsed, self.0.variant.rules).ok())
+            .flatten();
+        Ok((analysis, game))
     }
 
     fn feasible(&self, checker: &mut Solver, parsed: &Parsed) -> Result<(), TooManyEmpties> {
+        let variant = self.0.variant;
         if self.0.force {
             Ok(())
-        } else {
+        } else if variant.is_standard() {
             checker.check_feasible(&parsed.position)
+        } else {
+            match game_of(parsed, variant.rules) {
+                Ok(game) => checker.check_feasible_game(&game, variant.scoring),
+                Err(_) => Ok(()),
+            }
         }
     }
 }
@@ -431,7 +500,10 @@ impl<'a, 'o> batch::Sink<PositionWork<'o>> for Tally<'a> {
         self.sink.resumed(parsed)
     }
 
-    fn done(&mut self, analysis: Analysis) -> io::Result<()> {
+    fn done(&mut self, (analysis, game): (Analysis, Option<VariantPosition>)) -> io::Result<()> {
+        if let Some(game) = &game {
+            self.sink.position(game)?;
+        }
         let summary = &mut self.summary;
         summary.positions += 1;
         summary.moves += analysis.moves.len();
@@ -471,6 +543,7 @@ mod tests {
     #[derive(Default)]
     struct Recorder {
         events: Vec<String>,
+        positions: usize,
     }
 
     impl Sink for Recorder {
@@ -488,6 +561,58 @@ mod tests {
             self.events.push(format!("bad {}", error.at));
             Ok(())
         }
+        fn position(&mut self, _position: &VariantPosition) -> io::Result<()> {
+            self.positions += 1;
+            Ok(())
+        }
+    }
+
+    /// Reversi rules with raw scoring through the same driver: results in order, positions
+    /// the rules cannot reach are bad lines, scores as the literal rules say.
+    #[test]
+    fn reversi_raw_results_come_in_order_and_match_the_literal_rules() {
+        use crate::board::rules::Scoring;
+        // Line 2 is not a position; line 3 has supplies that do not add up; line 4 leaves
+        // white one disc for its 9 empty squares.
+        let lines = "\
+XXXXXXXXOOOOOOOOXXXXXXXXOOOOOOOOXXXXXXXXOOXOOOOOXXOX----OOOO---- X
+not a position
+XXXXXXXXOOOOOOOOXXXXXXXXOOOOOOOOXXXXXXXXOOXOOOOOXXOX----OOOO---- X 5 5
+XXXXXXXXOOOOOOOOXXXXXXXXOOOOOOOOXXXXXXXXOOXOOOOOXXOX-----OOO---- X 8 1
+";
+        let variant = Variant {
+            rules: Rules::Reversi,
+            scoring: Scoring::Raw,
+        };
+        let items =
+            PositionReader::new(io::Cursor::new(lines.as_bytes()), "t").with_rules(Rules::Reversi);
+        let mut recorder = Recorder::default();
+        let options = AnalyzeOptions {
+            threads: 2,
+            hash_mb: 4,
+            variant,
+            ..AnalyzeOptions::default()
+        };
+        let summary = analyze(items, &options, &mut recorder).unwrap();
+        assert_eq!((summary.positions, summary.bad_lines), (2, 2));
+        assert_eq!(recorder.positions, 2);
+        let expect = |line: &str| {
+            let parsed =
+                crate::notation::parse_text_with(line, Source::inline(), Rules::Reversi).unwrap();
+            let position =
+                VariantPosition::new(parsed.position, parsed.supplies, Rules::Reversi).unwrap();
+            crate::search::literal::minimax(&position, Scoring::Raw)
+        };
+        let all: Vec<&str> = lines.lines().collect();
+        assert_eq!(
+            recorder.events,
+            [
+                format!("t:1 {:+}", expect(all[0])),
+                "bad t:2".to_string(),
+                "bad t:3".to_string(),
+                format!("t:4 {:+}", expect(all[3])),
+            ]
+        );
     }
 
     const LINES: &str = "\

@@ -1,7 +1,8 @@
 //! osolve: an exact Othello endgame solver and analysis library.
 //!
-//! Data flows one way: text -> [`notation`] -> [`board::Position`] -> [`search::Solver`] ->
-//! [`search::Solution`] -> [`report`]. The board knows only the game; the search knows nothing
+//! Data flows one way, under every rule set: text -> [`notation`] -> [`board::Position`] (with
+//! its rules, [`board::rules`]) -> [`search::Solver`] -> [`search::Solution`] -> [`report`].
+//! The board knows only the game; the search knows nothing
 //! of files or terminals; drivers (`analyze`, `games`, `bench`, `perft`) connect them, the
 //! batch ones (`analyze`, `games`) through the shared [`batch`] driver. [`games`] also reads
 //! game databases (WThor, GGF, transcript lists) into replayed games.
@@ -19,4 +20,3 @@ pub mod perft;
 pub mod protocol;
 pub mod report;
 pub mod search;
-pub mod variant;

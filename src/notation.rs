@@ -13,8 +13,8 @@ use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::board::rules::{Rules, Supplies, VariantError, VariantPosition, DISCS_EACH};
 use crate::board::{Color, Position, Square};
-use crate::variant::{Rules, Supplies, VariantError, VariantPosition};
 
 /// The longest line a [`PositionReader`] accepts by default (1 MiB, without the newline).
 pub const MAX_LINE_LEN: usize = 1 << 20;
@@ -375,7 +375,7 @@ fn split_supplies(
             let count = |at: usize, word: &str| {
                 word.parse::<u8>()
                     .ok()
-                    .filter(|&n| n <= crate::variant::DISCS_EACH)
+                    .filter(|&n| n <= DISCS_EACH)
                     .ok_or_else(|| {
                         locator.at(
                             at,

@@ -8,6 +8,7 @@
 //! ply left a node has `max(1, moves)` leaves, since with no move it either passes (one ply, one
 //! leaf) or the game is over (one leaf), so the last ply needs no move played at all.
 
+use crate::board::rules::{GameRules, Official, Othello, ReversiRules, Rules, VariantPosition};
 use crate::board::{Bits, Board};
 use rayon::prelude::*;
 
@@ -18,15 +19,15 @@ fn leaves_at_last_ply(moves: u64) -> u64 {
     (moves.count_ones() as u64).max(1)
 }
 
-/// Leaves `depth` (at least 2) plies below `board`.
-fn count(board: Board, depth: u32) -> u64 {
+/// Leaves `depth` (at least 2) plies below `state` under the rules `R`.
+fn count<R: GameRules>(state: R::State, depth: u32) -> u64 {
     debug_assert!(depth >= 2);
-    let moves = board.moves();
+    let moves = R::moves(&state);
     if moves != 0 {
-        return count_moves(board, moves, depth);
+        return count_moves::<R>(state, moves, depth);
     }
-    let passed = board.pass();
-    let replies = passed.moves();
+    let passed = R::pass(&state);
+    let replies = R::moves(&passed);
     if replies == 0 {
         return 1;
     }
@@ -34,21 +35,21 @@ fn count(board: Board, depth: u32) -> u64 {
     if depth == 2 {
         replies.count_ones() as u64
     } else {
-        count_moves(passed, replies, depth - 1)
+        count_moves::<R>(passed, replies, depth - 1)
     }
 }
 
-/// Leaves `depth` (at least 2) plies below `board`, whose side to move has `moves` (non-zero).
+/// Leaves `depth` (at least 2) plies below `state`, whose side to move has `moves` (non-zero).
 #[inline(always)]
-fn count_moves(board: Board, moves: u64, depth: u32) -> u64 {
-    debug_assert!(depth >= 2 && moves != 0 && moves == board.moves());
+fn count_moves<R: GameRules>(state: R::State, moves: u64, depth: u32) -> u64 {
+    debug_assert!(depth >= 2 && moves != 0 && moves == R::moves(&state));
     if depth == 2 {
         Bits(moves)
-            .map(|sq| leaves_at_last_ply(board.play_flips(sq, board.flips(sq)).moves()))
+            .map(|sq| leaves_at_last_ply(R::moves(&R::play(&state, sq, R::flips(&state, sq)))))
             .sum()
     } else {
         Bits(moves)
-            .map(|sq| count(board.play_flips(sq, board.flips(sq)), depth - 1))
+            .map(|sq| count::<R>(R::play(&state, sq, R::flips(&state, sq)), depth - 1))
             .sum()
     }
 }
@@ -56,10 +57,15 @@ fn count_moves(board: Board, moves: u64, depth: u32) -> u64 {
 /// Number of leaf positions `depth` plies below `board`, on the calling thread. A pass counts as
 /// a ply; a game finished before `depth` plies is one leaf; depth 0 is the board itself.
 pub fn perft(board: Board, depth: u32) -> u64 {
+    perft_in::<Othello>(board, depth)
+}
+
+/// [`perft`] under the rules `R`.
+fn perft_in<R: GameRules>(state: R::State, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => leaves_at_last_ply(board.moves()),
-        _ => count(board, depth),
+        1 => leaves_at_last_ply(R::moves(&state)),
+        _ => count::<R>(state, depth),
     }
 }
 
@@ -73,37 +79,63 @@ const MAX_SPLIT_PLIES: u32 = 5;
 /// The same count as [`perft`], with the tree split over rayon's thread pool: the positions a
 /// few plies down are enumerated, then counted in parallel.
 pub fn perft_parallel(board: Board, depth: u32) -> u64 {
+    perft_parallel_in::<Othello>(board, depth)
+}
+
+/// [`perft_parallel`] from `position` under its rules (the supplies bind under Reversi rules).
+pub fn perft_game(position: &VariantPosition, depth: u32) -> u64 {
+    match position.rules() {
+        Rules::Othello => perft_parallel_in::<Othello>(position.game.board, depth),
+        Rules::Reversi => perft_parallel_in::<ReversiRules<Official>>(position.game, depth),
+    }
+}
+
+/// [`perft_game`] on the calling thread.
+pub fn perft_game_sequential(position: &VariantPosition, depth: u32) -> u64 {
+    match position.rules() {
+        Rules::Othello => perft_in::<Othello>(position.game.board, depth),
+        Rules::Reversi => perft_in::<ReversiRules<Official>>(position.game, depth),
+    }
+}
+
+fn perft_parallel_in<R: GameRules>(state: R::State, depth: u32) -> u64 {
     if depth <= SEQUENTIAL_PLIES {
-        return perft(board, depth);
+        return perft_in::<R>(state, depth);
     }
     let split = (depth - SEQUENTIAL_PLIES).min(MAX_SPLIT_PLIES);
     let mut frontier = Vec::new();
-    let ended = enumerate(board, split, &mut frontier);
+    let ended = enumerate::<R>(state, split, &mut frontier);
     let below = depth - split;
     ended
         + frontier
             .par_iter()
-            .map(|&board| perft(board, below))
+            .map(|&state| perft_in::<R>(state, below))
             .sum::<u64>()
 }
 
-/// Pushes onto `frontier` every position exactly `plies` plies below `board`; returns the number
+/// Pushes onto `frontier` every position exactly `plies` plies below `state`; returns the number
 /// of games that ended sooner (each one leaf).
-fn enumerate(board: Board, plies: u32, frontier: &mut Vec<Board>) -> u64 {
+fn enumerate<R: GameRules>(state: R::State, plies: u32, frontier: &mut Vec<R::State>) -> u64 {
     if plies == 0 {
-        frontier.push(board);
+        frontier.push(state);
         return 0;
     }
-    let moves = board.moves();
+    let moves = R::moves(&state);
     if moves == 0 {
-        let passed = board.pass();
-        if passed.moves() == 0 {
+        let passed = R::pass(&state);
+        if R::moves(&passed) == 0 {
             return 1;
         }
-        return enumerate(passed, plies - 1, frontier);
+        return enumerate::<R>(passed, plies - 1, frontier);
     }
     Bits(moves)
-        .map(|sq| enumerate(board.play_flips(sq, board.flips(sq)), plies - 1, frontier))
+        .map(|sq| {
+            enumerate::<R>(
+                R::play(&state, sq, R::flips(&state, sq)),
+                plies - 1,
+                frontier,
+            )
+        })
         .sum()
 }
 
@@ -187,7 +219,7 @@ mod tests {
         // Passes first occur at depth 9 and finished games at depth 11: check a sample of the
         // depth-7 positions 4 plies further, a sample chosen to include both.
         let mut frontier = Vec::new();
-        let ended = enumerate(Board::start(), 7, &mut frontier);
+        let ended = enumerate::<Othello>(Board::start(), 7, &mut frontier);
         assert_eq!(ended, 0);
         assert_eq!(frontier.len() as u64, START[7]);
         let (mut passes, mut ends) = (0, 0);
@@ -222,5 +254,36 @@ mod tests {
         for depth in 0..6 {
             assert_eq!(perft(pass, depth), perft_reference(pass, depth));
         }
+    }
+
+    #[test]
+    fn the_empty_reversi_board_by_hand() {
+        let start = VariantPosition::start(Rules::Reversi);
+        // 4 centre squares, then 3, 2, 1: 4, 12, 24, 24. Then black has 4 moves in each of the
+        // 24 ways the centre can fill (crossed or side by side, see tests/variant.rs): 96.
+        let counts: Vec<u64> = (1..=5).map(|d| perft_game_sequential(&start, d)).collect();
+        assert_eq!(counts, [4, 12, 24, 24, 96]);
+    }
+
+    #[test]
+    fn every_rule_set_agrees_with_the_literal_rules() {
+        let reversi = VariantPosition::start(Rules::Reversi);
+        for depth in 0..=7 {
+            assert_eq!(
+                perft_game_sequential(&reversi, depth),
+                crate::search::literal::perft(&reversi, depth),
+                "depth {depth}"
+            );
+        }
+        let othello =
+            VariantPosition::new(crate::board::Position::start(), None, Rules::Othello).unwrap();
+        for (depth, &leaves) in START.iter().enumerate().take(8) {
+            assert_eq!(perft_game(&othello, depth as u32), leaves);
+            assert_eq!(
+                crate::search::literal::perft(&othello, depth as u32),
+                leaves
+            );
+        }
+        assert_eq!(perft_game(&reversi, 9), perft_game_sequential(&reversi, 9));
     }
 }

@@ -122,3 +122,38 @@ fn ffo_45_to_59_best_scores() {
     .unwrap();
     check_suite(&parsed[5..], &mut solver);
 }
+
+/// A node limit holds at any depth: on one thread (deterministic) a 50-empty opening stopped
+/// at 100,000 and 1,000,000 nodes has searched at least the limit and at most a little more
+/// (the overshoot is one ordering search, at most a few tens of thousands of nodes; before the
+/// budget was charged between ordering searches, 10,000 became 242,521).
+#[test]
+fn node_limits_hold_on_a_deep_opening() {
+    use osolve::notation::parse_position;
+    use osolve::search::{Limits, StopReason};
+    let position = parse_position("f5d6c3d3c4f4f6f3e6e7").unwrap().position;
+    assert_eq!(position.board.empties(), 50);
+    let mut solver = Solver::new(SolveOptions {
+        threads: 1,
+        hash_mb: 16,
+        wld: false,
+    })
+    .unwrap();
+    for (limit, most) in [
+        (10_000u64, 40_000u64),
+        (100_000, 150_000),
+        (1_000_000, 1_050_000),
+    ] {
+        solver.set_limits(Limits {
+            nodes: Some(limit),
+            ..Limits::NONE
+        });
+        let unfinished = solver.try_solve(&position).unwrap_err();
+        assert_eq!(unfinished.bounds.reason, StopReason::NodeLimit);
+        assert!(
+            (limit..=most).contains(&unfinished.nodes),
+            "{limit}: {} nodes",
+            unfinished.nodes
+        );
+    }
+}

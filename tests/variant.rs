@@ -7,12 +7,14 @@
 
 use assert_cmd::Command;
 use osolve::board::random::Rng;
+use osolve::board::rules::{Rules, Scoring, Supplies, VariantPosition};
 use osolve::board::{Color, Position, Square};
 use osolve::notation::{format_board_with_supplies, parse_text_with, Source};
 use osolve::perft::perft;
-use osolve::variant::perft::perft as variant_perft;
-use osolve::variant::{reference, Rules, Scoring, Supplies, VariantPosition};
+use osolve::perft::perft_game_sequential;
+use osolve::search::literal as reference;
 use serde_json::Value;
+use std::fs;
 
 fn osolve() -> Command {
     let mut command = Command::cargo_bin("osolve").expect("the osolve binary is built");
@@ -86,10 +88,14 @@ fn reversi_perft_decomposes_into_othello_counts() {
     )
     .unwrap()
     .board;
-    let start = VariantPosition::start(Rules::Reversi).game;
+    let start = VariantPosition::start(Rules::Reversi);
     for depth in 5..=9 {
         let expected = 8 * perft(crossed, depth - 4) + 16 * perft(side_by_side, depth - 4);
-        assert_eq!(variant_perft(start, depth), expected, "depth {depth}");
+        assert_eq!(
+            perft_game_sequential(&start, depth),
+            expected,
+            "depth {depth}"
+        );
     }
     // The side-by-side start has 4 moves for black too, and 14 replies in all after them.
     assert_eq!(perft(side_by_side, 1), 4);
@@ -362,10 +368,11 @@ fn sigterm_stops_the_variant_solver() {
     use std::io::{BufRead, BufReader, Read};
     use std::process::Stdio;
     use std::time::{Duration, Instant};
-    // A 14-empty position is solved at once; the Reversi opening after it would take years.
+    // A 14-empty position is solved at once; the opening after it would take years (--force:
+    // it is not refused).
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("osolve"))
-        .args(["solve", "--json", "--scoring", "raw", "-p", ffo1])
+        .args(["solve", "--json", "--scoring", "raw", "--force", "-p", ffo1])
         .args(["-p", "f5d6c3d3c4f4f6f3e6e7"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -402,4 +409,135 @@ fn sigterm_stops_the_variant_solver() {
         .read_to_string(&mut stderr)
         .unwrap();
     assert_eq!(stderr, "interrupted: 1 position solved\n");
+}
+
+/// The refusal message of a position with `empties` empty squares from `source`.
+fn refusal(source: &str, empties: u32) -> String {
+    format!(
+        "osolve: {source}: {empties} empty squares: not solved, an exact solve would not finish \
+         (it takes months or more beyond 36 empties); use --force to try anyway, or \
+         --time-limit / --node-limit for bounds\n"
+    )
+}
+
+#[test]
+fn hopeless_depths_are_refused_under_every_rule_set() {
+    let empty_board = format!("{} X", "-".repeat(64));
+    for (args, empties) in [
+        (vec!["--rules", "reversi", "-p", empty_board.as_str()], 64),
+        (vec!["--scoring", "raw", "-p", "f5"], 59),
+        (
+            vec!["--rules", "reversi", "--scoring", "raw", "-p", "d4e4d5e5"],
+            60,
+        ),
+    ] {
+        let mut all = vec!["solve"];
+        all.extend(&args);
+        let (code, out, err) = run(&all);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(out, "");
+        assert_eq!(err, refusal("<position>:1", empties), "{args:?}");
+    }
+}
+
+#[test]
+fn node_limits_bound_the_score_under_raw_scoring_and_reversi_rules() {
+    // FFO #40 is +38 under raw scoring too (the board fills); 100,000 nodes do not solve it.
+    for rules in ["othello", "reversi"] {
+        let (code, out, err) = run(&[
+            "solve",
+            "positions/ffo-40.obf",
+            "--json",
+            "--threads",
+            "1",
+            "--rules",
+            rules,
+            "--scoring",
+            "raw",
+            "--node-limit",
+            "100000",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let r: Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(r["score"], Value::Null, "{r}");
+        assert_eq!(r["unfinished"], "node limit");
+        let (lower, upper) = (r["lower"].as_i64().unwrap(), r["upper"].as_i64().unwrap());
+        // One thread is deterministic: the first probes prove a win already.
+        assert!(
+            (1..=38).contains(&lower) && (38..=64).contains(&upper),
+            "{r}"
+        );
+        let nodes = r["nodes"].as_u64().unwrap();
+        assert!((100_000..200_000).contains(&nodes), "{r}");
+    }
+    // From the empty Reversi board a limit gives bounds instead of a refusal.
+    let empty_board = format!("{} X", "-".repeat(64));
+    let (code, out, err) = run(&[
+        "solve",
+        "--json",
+        "--rules",
+        "reversi",
+        "--node-limit",
+        "200000",
+        "-p",
+        &empty_board,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let r: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(r["unfinished"], "node limit");
+    assert_eq!(r["empties"], 64);
+}
+
+#[test]
+fn a_time_limit_stops_a_deep_reversi_search_with_bounds() {
+    let (code, out, err) = run(&[
+        "solve",
+        "--quiet",
+        "--rules",
+        "reversi",
+        "--scoring",
+        "raw",
+        "--time-limit",
+        "0.3",
+        "-p",
+        "d4e4d5e5f5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("<position>:1  unfinished (time limit): score unknown  nodes "),
+        "{out}"
+    );
+}
+
+#[test]
+fn analyze_refuses_and_limits_under_reversi_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.txt");
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    fs::write(&path, format!("{ffo1}\n{} X\n", "-".repeat(64))).unwrap();
+    let file = path.to_str().unwrap();
+    let base = ["analyze", file, "--rules", "reversi", "--best-only", "-q"];
+    let mut args = base.to_vec();
+    args.extend(["--format", "obf"]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 2, "{err}");
+    // FFO #1 is +18 under Othello rules; with the supplies derived (7 discs each for 14
+    // squares) they bind, and the best is +12 (the variant solver said the same).
+    assert_eq!(out, format!("{ffo1}; H1:+12; G8:+12;\n"));
+    let refused = refusal(&format!("{file}:2"), 64);
+    let refused = refused.trim_end().trim_start_matches("osolve: ");
+    assert_eq!(err, format!("{refused} (skipped)\n"));
+    // With a node limit both are analysed, the empty board unfinished.
+    let mut args = base.to_vec();
+    args.extend(["--format", "jsonl", "--node-limit", "100000"]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let records: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0]["best_score"], 12);
+    assert_eq!(records[1]["best_score"], Value::Null);
+    assert_eq!(records[1]["unfinished"], "node limit");
 }

@@ -1,5 +1,6 @@
-//! The game of Othello and nothing else: bitboards, squares, legal moves, flips, playing and
-//! passing, final scores, the 8 symmetries and hashing. Knows nothing of search or text files.
+//! The game and nothing else: bitboards, squares, legal moves, flips, playing and
+//! passing, final scores, the 8 symmetries and hashing, and the rules variants as a parameter of
+//! the game ([`rules`]). Knows nothing of search or text files.
 //!
 //! Bit `i` of a bitboard is square `i`: a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63.
 
@@ -9,6 +10,7 @@ pub mod flip_simd;
 pub mod last_flip;
 pub mod moves;
 pub mod random;
+pub mod rules;
 
 pub use flip::{flips, flips_portable};
 pub use last_flip::last_flip_count;

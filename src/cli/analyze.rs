@@ -2,8 +2,8 @@
 //! arguments, opens (or, with `--resume`, reads back and trims) the output, writes and flushes
 //! each finished position through `osolve::report::analyze`, draws the progress on standard
 //! error, and turns the run's summary into an exit code. The work itself is
-//! `osolve::analyze::analyze`, or `osolve::variant::analyze::analyze` under `--rules reversi` or
-//! `--scoring raw`; what it shares with `osolve games` is in `super::batch`. With `--svg DIR`
+//! `osolve::analyze::analyze` under every `--rules` and `--scoring`; what it shares with
+//! `osolve games` is in `super::batch`. With `--svg DIR`
 //! each position's picture, with its move scores, goes to DIR.
 
 use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
@@ -11,18 +11,17 @@ use super::show::{write_svg, PictureTarget};
 use super::variant::VariantArgs;
 use super::{interrupt, open_input, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use clap::{Args, ValueEnum};
-use osolve::analyze::{analyze, count_positions, inputs, Analysis, AnalyzeOptions, Sink, Summary};
+use osolve::analyze::{
+    analyze, count_positions, inputs, inputs_with, Analysis, AnalyzeOptions, Sink, Summary,
+};
 use osolve::batch::Shard;
+use osolve::board::rules::{Rules, VariantPosition};
 use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format};
 use osolve::report::picture::{Marks, Picture};
 use osolve::search::{StopHandle, TooManyEmpties};
-use osolve::variant::analyze::VariantSink;
-use osolve::variant::{Rules, VariantPosition};
 use std::io;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 /// Output formats as the command line names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -85,7 +84,7 @@ pub struct AnalyzeArgs {
 pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     args.batch.normalize();
     // The signal handler goes in before anything can take long.
-    let interrupt = interrupt();
+    interrupt();
     let batch = &args.batch;
     let shard = batch.shard()?;
     // Every input is opened once before anything is written: a typo should not cost a run.
@@ -135,6 +134,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         parallel_max_empties: driver.parallel_max_empties,
         limits: args.limits.limits(),
         force: args.limits.force,
+        variant,
     };
     batch.show_progress(
         &mut output,
@@ -152,10 +152,11 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     let result = if variant.is_standard() {
         analyze(inputs(args.files.clone()), &options, &mut sink)
     } else {
-        let stop = Arc::new(AtomicBool::new(false));
-        interrupt.register_flag(stop.clone());
-        let items = osolve::variant::analyze::inputs(args.files.clone(), variant.rules);
-        osolve::variant::analyze::analyze(items, &options, variant, stop, &mut sink)
+        analyze(
+            inputs_with(args.files.clone(), variant.rules),
+            &options,
+            &mut sink,
+        )
     };
     let ended = |s: &Summary| Ended {
         interrupted: s.interrupted,
@@ -211,14 +212,12 @@ impl CliSink {
     }
 }
 
-impl VariantSink for CliSink {
+impl Sink for CliSink {
     fn position(&mut self, position: &VariantPosition) -> io::Result<()> {
         self.next_position = Some(*position);
         Ok(())
     }
-}
 
-impl Sink for CliSink {
     fn register(&mut self, handle: StopHandle) {
         interrupt().register(handle);
     }

@@ -25,7 +25,7 @@ use osolve::search::{Limits, SolveOptions, StopHandle};
 use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// Exit code: everything done and correct.
@@ -289,8 +289,6 @@ pub struct Interrupt {
     /// Exit at the first signal (commands with nothing finished to keep: `train`, `perft`).
     at_once: AtomicBool,
     handles: Mutex<Vec<StopHandle>>,
-    /// Stop flags of the variant solvers.
-    flags: Mutex<Vec<Arc<AtomicBool>>>,
 }
 
 impl Interrupt {
@@ -307,16 +305,6 @@ impl Interrupt {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(handle);
-    }
-    /// Sets `flag` when a signal arrives (at once if one already did).
-    pub fn register_flag(&self, flag: Arc<AtomicBool>) {
-        if self.is_set() {
-            flag.store(true, Ordering::SeqCst);
-        }
-        self.flags
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(flag);
     }
     /// Makes the first signal end the process at once with `EXIT_INTERRUPTED`, for commands
     /// that cannot stop part-way with something to keep.
@@ -341,9 +329,6 @@ impl Interrupt {
         {
             h.stop();
         }
-        for flag in self.flags.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-            flag.store(true, Ordering::SeqCst);
-        }
     }
 }
 
@@ -356,7 +341,6 @@ pub fn interrupt() -> &'static Interrupt {
             flag: AtomicBool::new(false),
             at_once: AtomicBool::new(false),
             handles: Mutex::new(Vec::new()),
-            flags: Mutex::new(Vec::new()),
         }
     })
 }

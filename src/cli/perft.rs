@@ -1,18 +1,19 @@
 //! `osolve perft`: counts the leaf positions 1 to DEPTH plies below the start (or `--position`)
 //! with the library's parallel perft, printing each depth as soon as it is counted, with its
 //! time and rate (rows formatted by `osolve::report`). Ctrl-C or SIGTERM ends it at once with
-//! exit code 130: the depths printed are kept, the one being counted has nothing to save. Under `--rules reversi` it counts from the empty board with the Reversi move rules
-//! (`osolve::variant::perft`).
+//! exit code 130: the depths printed are kept, the one being counted has nothing to save. Under
+//! `--rules reversi` it counts from the empty board with the Reversi move rules (the same perft
+//! over the Reversi play step).
 
 use std::io::{self, Write};
 use std::time::Instant;
 
 use clap::Args;
+use osolve::board::rules::{Rules, VariantPosition};
 use osolve::board::Position;
 use osolve::notation::{parse_text_with, Source};
-use osolve::perft::perft_parallel;
+use osolve::perft::perft_game;
 use osolve::report::{perft_header, perft_row};
-use osolve::variant::{self, Rules, VariantPosition};
 
 use super::variant::{variant_position, RulesArg};
 use super::EXIT_OK;
@@ -60,10 +61,7 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
         // Depth 0 is the position itself; otherwise every depth from 1 is counted.
         for depth in args.depth.min(1)..=args.depth {
             let start = Instant::now();
-            let leaves = match rules {
-                Rules::Othello => perft_parallel(position.board, depth),
-                Rules::Reversi => variant::perft::perft_parallel(from.game, depth),
-            };
+            let leaves = perft_game(&from, depth);
             let row = perft_row(depth, leaves, start.elapsed().as_secs_f64());
             out.write_all(row.as_bytes())?;
             out.flush()?;

@@ -1,8 +1,8 @@
 //! `osolve show`: draws positions, on the terminal (in colour when it is one) and as SVG (or PNG
 //! in builds with the `png` feature), plain, with every legal move's exact score (`--analyze`),
 //! or with the principal variation numbered on its squares (`--solve`). The pictures are made by
-//! `osolve::report::{picture, svg, colour}`; the scores come from the fast solver for Othello
-//! with official scoring and from the variant solver otherwise. Also writes the pictures of
+//! `osolve::report::{picture, svg, colour}`; the scores come from the one solver under the
+//! rules of the run. Also writes the pictures of
 //! `osolve analyze --svg DIR`.
 
 use std::fs;
@@ -11,15 +11,15 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use clap::{ArgGroup, Args};
+use osolve::board::rules::{Rules, Variant, VariantPosition};
 use osolve::notation::{parse_text_with, Parsed, Source, INLINE_NAME};
 use osolve::report::colour;
 use osolve::report::picture::{Marks, Picture};
 use osolve::report::svg::svg;
 use osolve::report::unfinished::bounds_text;
 use osolve::search::{Solver, StopReason, Unfinished};
-use osolve::variant::{Rules, VariantPosition};
 
-use super::variant::{stdout_style, variant_position, variant_solver, VariantArgs};
+use super::variant::{stdout_style, variant_position, VariantArgs};
 use super::{
     paths, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
 };
@@ -208,11 +208,11 @@ fn write_png(_path: &Path, _picture: &Picture) -> anyhow::Result<()> {
 const PNG_MISSING: &str = "--png needs osolve built with the png feature \
      (cargo build --release --features png); --svg works in every build";
 
-/// The marks of one position: legal moves, scores or a line, from the right solver.
+/// The marks of one position: legal moves, or scores or a line from the one solver under the
+/// rules of the run.
 enum Engine {
     Plain,
-    Othello(Box<Solver>),
-    Variant(Box<osolve::variant::solver::VariantSolver>),
+    Solver(Box<Solver>, Variant),
 }
 
 /// Runs the subcommand.
@@ -241,13 +241,11 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     let interrupt = super::interrupt();
     let mut engine = if !args.analyze && !args.solve {
         Engine::Plain
-    } else if variant.is_standard() {
+    } else {
         let mut solver = Solver::new(args.search.options(false))?;
         solver.set_limits(args.limits.limits());
         interrupt.register(solver.stop_handle());
-        Engine::Othello(Box::new(solver))
-    } else {
-        Engine::Variant(Box::new(variant_solver(variant, false)))
+        Engine::Solver(Box::new(solver), variant)
     };
     for (target, what) in [(&svg_target, "--svg"), (&png_target, "--png")] {
         if let Some(target) = target {
@@ -274,8 +272,8 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        if let (false, Engine::Othello(solver)) = (args.limits.force, &mut engine) {
-            if let Err(refused) = solver.check_feasible(&parsed.position) {
+        if let (false, Engine::Solver(solver, variant)) = (args.limits.force, &mut engine) {
+            if let Err(refused) = solver.check_feasible_game(&position, variant.scoring) {
                 eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);
                 bad_input = true;
                 continue;
@@ -376,7 +374,7 @@ fn marks(
     };
     match engine {
         Engine::Plain => Some(Marks::Legal),
-        Engine::Othello(solver) => {
+        Engine::Solver(solver, variant) if variant.is_standard() => {
             let board = position.position();
             if analyze {
                 match solver.try_score_moves(&board) {
@@ -394,17 +392,21 @@ fn marks(
                 }
             }
         }
-        Engine::Variant(solver) => {
+        Engine::Solver(solver, variant) => {
             if analyze {
-                let (scores, _) = solver.score_moves(position).ok()?;
-                Some(Marks::Scores(scores))
+                match solver.try_score_moves_game(position, variant.scoring) {
+                    Ok((scores, _)) => Some(Marks::Scores(scores)),
+                    Err(unfinished) => stopped(unfinished),
+                }
             } else {
-                let solution = solver.solve(position).ok()?;
-                Some(Marks::Line {
-                    pv: solution.pv,
-                    score: solution.score,
-                    wld: false,
-                })
+                match solver.try_solve_game(position, variant.scoring) {
+                    Ok(solution) => Some(Marks::Line {
+                        pv: solution.pv,
+                        score: solution.score,
+                        wld: false,
+                    }),
+                    Err(unfinished) => stopped(unfinished),
+                }
             }
         }
     }

@@ -2,8 +2,8 @@
 //! one report per position as soon as it is proven (human, `--quiet` or `--json`, all formatted
 //! by `osolve::report::solve`). Bad lines are reported and skipped (exit 2 at the end); a file
 //! that cannot be read stops the run before anything is solved; Ctrl-C or SIGTERM stops the
-//! search, keeps what was printed and exits 130. Under `--rules reversi` or `--scoring raw` the
-//! positions go to the variant solver and its reports. With `--time-limit` or `--node-limit` a
+//! search, keeps what was printed and exits 130. Every rule set goes through the one solver;
+//! under `--rules reversi` or `--scoring raw` the reports add the rules. With `--time-limit` or `--node-limit` a
 //! position whose search hits the limit is reported unfinished with its proven bounds; without
 //! a limit, positions too deep to finish are refused unless `--force`. No parsing, search or
 //! formatting logic here.
@@ -12,17 +12,16 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
+use osolve::board::rules::{Rules, Variant, VariantPosition};
 use osolve::notation::{parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
 use osolve::report::colour::{self, TermStyle};
 use osolve::report::picture::{Marks, Picture};
 use osolve::report::solve::{human_report, json_report, quiet_report, result_line};
 use osolve::report::unfinished::{human_stopped, json_stopped, quiet_stopped, StoppedSolve};
 use osolve::report::variant as variant_report;
-use osolve::search::{Solver, StopReason};
-use osolve::variant::solver::VariantSolver;
-use osolve::variant::{Rules, Variant, VariantPosition};
+use osolve::search::{Solver, StopReason, TooManyEmpties, Unfinished};
 
-use super::variant::{stdout_style, variant_position, variant_solver, VariantArgs};
+use super::variant::{stdout_style, variant_position, VariantArgs};
 use super::{
     open_input, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
 };
@@ -155,18 +154,33 @@ enum Style {
     Human { style: TermStyle },
 }
 
-/// The solver of the run: the fast one for Othello with official scoring, else the variant's.
-enum Engine {
-    Othello(Box<Solver>),
-    Variant(Box<VariantSolver>, Rules),
+/// The one solver of the run and the rules it solves under.
+struct Engine {
+    solver: Box<Solver>,
+    variant: Variant,
 }
 
 impl Engine {
     /// `parsed` when the rules can reach it, else the error for its line.
     fn accepts(&self, parsed: Parsed) -> Result<Parsed, ParseError> {
-        match self {
-            Engine::Othello(_) => Ok(parsed),
-            Engine::Variant(_, rules) => variant_position(&parsed, *rules).map(|_| parsed),
+        if self.variant.is_standard() {
+            Ok(parsed)
+        } else {
+            variant_position(&parsed, self.variant.rules).map(|_| parsed)
+        }
+    }
+
+    /// `Err` when `parsed` (one the engine [`accepts`](Engine::accepts)) is too deep to solve
+    /// exactly without a limit.
+    fn check_feasible(&mut self, parsed: &Parsed) -> Result<(), TooManyEmpties> {
+        if self.variant.is_standard() {
+            return self.solver.check_feasible(&parsed.position);
+        }
+        match variant_position(parsed, self.variant.rules) {
+            Ok(position) => self
+                .solver
+                .check_feasible_game(&position, self.variant.scoring),
+            Err(_) => Ok(()),
         }
     }
 
@@ -177,56 +191,54 @@ impl Engine {
         let diagram = |position: &VariantPosition, style| {
             colour::diagram(&Picture::new(position, Marks::Legal, ""), style)
         };
-        match self {
-            Engine::Othello(solver) => {
-                let solution = match solver.try_solve(&parsed.position) {
-                    Ok(solution) => solution,
-                    Err(stopped) if stopped.bounds.reason == StopReason::Interrupted => {
-                        return None
-                    }
-                    Err(unfinished) => {
-                        let stopped = StoppedSolve {
-                            position: &parsed.position,
-                            wld,
-                            threads: solver.threads(),
-                            unfinished: &unfinished,
-                        };
-                        return Some(match style {
-                            Style::Json => json_stopped(source, &stopped),
-                            Style::Quiet => quiet_stopped(source, &stopped),
-                            Style::Human { style } => {
-                                human_stopped(source, &stopped, style.unicode)
-                            }
-                        });
-                    }
-                };
-                Some(match style {
-                    Style::Json => json_report(source, &solution),
-                    Style::Quiet => quiet_report(source, &solution),
-                    Style::Human { style } if style.colour => {
-                        let position = VariantPosition::new(parsed.position, None, Rules::Othello)
-                            .expect("Othello rules take any position");
-                        format!(
-                            "{source}\n{}{}\n\n",
-                            diagram(&position, style),
-                            result_line(&solution)
-                        )
-                    }
-                    Style::Human { style } => human_report(source, &solution, style.unicode),
-                })
+        let solver = &mut self.solver;
+        let stopped_report = |unfinished: &Unfinished, threads: usize| {
+            let stopped = StoppedSolve {
+                position: &parsed.position,
+                wld,
+                threads,
+                unfinished,
+            };
+            match style {
+                Style::Json => json_stopped(source, &stopped),
+                Style::Quiet => quiet_stopped(source, &stopped),
+                Style::Human { style } => human_stopped(source, &stopped, style.unicode),
             }
-            Engine::Variant(solver, rules) => {
-                let position = variant_position(parsed, *rules).ok()?;
-                let solution = solver.solve(&position).ok()?;
-                Some(match style {
-                    Style::Json => variant_report::json_report(source, &solution),
-                    Style::Quiet => variant_report::quiet_report(source, &solution),
-                    Style::Human { style } => {
-                        variant_report::human_report(source, &diagram(&position, style), &solution)
-                    }
-                })
-            }
+        };
+        if !self.variant.is_standard() {
+            let position = variant_position(parsed, self.variant.rules).ok()?;
+            let solution = match solver.try_solve_game(&position, self.variant.scoring) {
+                Ok(solution) => solution,
+                Err(stopped) if stopped.bounds.reason == StopReason::Interrupted => return None,
+                Err(unfinished) => return Some(stopped_report(&unfinished, solver.threads())),
+            };
+            return Some(match style {
+                Style::Json => variant_report::json_report(source, &solution),
+                Style::Quiet => variant_report::quiet_report(source, &solution),
+                Style::Human { style } => {
+                    variant_report::human_report(source, &diagram(&position, style), &solution)
+                }
+            });
         }
+        let solution = match solver.try_solve(&parsed.position) {
+            Ok(solution) => solution,
+            Err(stopped) if stopped.bounds.reason == StopReason::Interrupted => return None,
+            Err(unfinished) => return Some(stopped_report(&unfinished, solver.threads())),
+        };
+        Some(match style {
+            Style::Json => json_report(source, &solution),
+            Style::Quiet => quiet_report(source, &solution),
+            Style::Human { style } if style.colour => {
+                let position = VariantPosition::new(parsed.position, None, Rules::Othello)
+                    .expect("Othello rules take any position");
+                format!(
+                    "{source}\n{}{}\n\n",
+                    diagram(&position, style),
+                    result_line(&solution)
+                )
+            }
+            Style::Human { style } => human_report(source, &solution, style.unicode),
+        })
     }
 }
 
@@ -266,13 +278,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         }
     };
     let interrupt = super::interrupt();
-    let mut engine = if variant.is_standard() {
-        let mut solver = Solver::new(flags.search.options(flags.wld))?;
-        solver.set_limits(flags.limits.limits());
-        interrupt.register(solver.stop_handle());
-        Engine::Othello(Box::new(solver))
-    } else {
-        Engine::Variant(Box::new(variant_solver(variant, flags.wld)), variant.rules)
+    let mut solver = Solver::new(flags.search.options(flags.wld))?;
+    solver.set_limits(flags.limits.limits());
+    interrupt.register(solver.stop_handle());
+    let mut engine = Engine {
+        solver: Box::new(solver),
+        variant,
     };
 
     let mut out = io::stdout().lock();
@@ -291,8 +302,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        if let (false, Engine::Othello(solver)) = (flags.limits.force, &mut engine) {
-            if let Err(refused) = solver.check_feasible(&parsed.position) {
+        if !flags.limits.force {
+            if let Err(refused) = engine.check_feasible(&parsed) {
                 bad_input = true;
                 if let Err(e) = out.flush() {
                     return write_failed(e, bad_input);

@@ -1,15 +1,12 @@
-//! The rules-variant options (`--rules`, `--scoring`) shared by the subcommands, and what they
-//! need around the library's variant solver: turning a parsed line into a position of the
-//! variant, a solver whose searches Ctrl-C stops, and the terminal style of the diagrams.
+//! The rules-variant options (`--rules`, `--scoring`) shared by the subcommands, turning a
+//! parsed line into a position of the variant, and the terminal style of the diagrams.
 
 use std::io::{self, IsTerminal};
-use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
+use osolve::board::rules::{Rules, Scoring, Variant, VariantPosition};
 use osolve::notation::{ParseError, ParseErrorKind, Parsed};
 use osolve::report::colour::{use_colour, TermStyle};
-use osolve::variant::solver::{VariantOptions, VariantSolver};
-use osolve::variant::{Rules, Scoring, Variant, VariantPosition};
 
 /// `--rules` as the command line names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,8 +35,7 @@ pub enum ScoringArg {
     Raw,
 }
 
-/// Rules and scoring of the solving subcommands; anything but Othello with official scoring goes
-/// through the variant solver.
+/// Rules and scoring of the solving subcommands.
 #[derive(Args, Clone, Debug)]
 pub struct VariantArgs {
     /// Move rules: othello, or reversi (empty start board, the first four discs on d4 e4 d5 e5,
@@ -72,17 +68,6 @@ pub fn variant_position(parsed: &Parsed, rules: Rules) -> Result<VariantPosition
         column: None,
         kind: ParseErrorKind::Rules(e),
     })
-}
-
-/// A variant solver for `variant` whose searches the first Ctrl-C or SIGTERM stops.
-pub fn variant_solver(variant: Variant, wld: bool) -> VariantSolver {
-    let solver = VariantSolver::new(VariantOptions {
-        scoring: variant.scoring,
-        wld,
-        ..VariantOptions::default()
-    });
-    super::interrupt().register_flag(Arc::clone(&solver.stop_flag()));
-    solver
 }
 
 /// How diagrams go to standard output: colour on a terminal unless `NO_COLOR` is set, Unicode

@@ -120,9 +120,9 @@ pub fn diagram(picture: &Picture, style: TermStyle) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::rules::{Rules, VariantPosition};
     use crate::report::picture::Marks;
     use crate::search::MoveScore;
-    use crate::variant::{Rules, VariantPosition};
     use std::ffi::OsStr;
 
     #[test]

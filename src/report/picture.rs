@@ -4,9 +4,9 @@
 //! ones highlighted), or a principal variation numbered in order. Plain data and text; no
 //! drawing here.
 
+use crate::board::rules::{Supplies, VariantPosition};
 use crate::board::{Color, Position, Square};
 use crate::search::MoveScore;
-use crate::variant::{Supplies, VariantPosition};
 
 use super::solve::move_name;
 
@@ -196,7 +196,7 @@ impl Picture {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Rules;
+    use crate::board::rules::Rules;
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()

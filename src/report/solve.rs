@@ -7,9 +7,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::{diagram, work_text};
+use crate::board::rules::Rules;
 use crate::board::{Color, Square};
 use crate::notation::{format_board, Source};
-use crate::search::{BestMove, Solution};
+use crate::search::{BestMove, Solution, VariantSolution};
 
 /// How a pass is written in moves and principal variations.
 pub const PASS: &str = "--";
@@ -46,13 +47,27 @@ impl Outcome {
     }
 }
 
-/// Disc counts at the end of perfect play, empty squares given to the winner.
+/// Disc counts at the end of perfect play: empty squares given to the winner under Othello
+/// rules with official scoring; under the other rule sets the discs actually on the board and
+/// the squares left empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FinalDiscs {
     /// Black's discs.
     pub black: u32,
     /// White's discs.
     pub white: u32,
+    /// Empty squares left when the game ended (rule sets other than the standard one only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<u32>,
+}
+
+/// Discs left to each side, as JSON writes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiscsLeft {
+    /// Black's discs left.
+    pub black: u8,
+    /// White's discs left.
+    pub white: u8,
 }
 
 /// One solved position, as `osolve solve --json` writes it on one line.
@@ -62,6 +77,16 @@ pub struct SolveRecord {
     pub source: String,
     /// The board string: 64 cells a1..h8 and the side to move (`X` or `O`).
     pub position: String,
+    /// "othello" or "reversi"; only under rules or scoring other than the standard ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    /// "official" or "raw"; only with `rules`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scoring: Option<String>,
+    /// Only with `rules`: the discs left to each side under Reversi rules, `null` under Othello
+    /// rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discs_left: Option<Option<DiscsLeft>>,
     /// Empty squares.
     pub empties: u32,
     /// "black" or "white".
@@ -86,8 +111,9 @@ pub struct SolveRecord {
     pub time_ms: f64,
     /// Nodes per second.
     pub nps: u64,
-    /// Search threads.
-    pub threads: usize,
+    /// Search threads (the standard rule set's records only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
 }
 
 impl SolveRecord {
@@ -97,6 +123,9 @@ impl SolveRecord {
         SolveRecord {
             source: source.to_string(),
             position: format_board(position),
+            rules: None,
+            scoring: None,
+            discs_left: None,
             empties: solution.empties(),
             side_to_move: position.to_move,
             score: solution.score,
@@ -104,14 +133,42 @@ impl SolveRecord {
             wld: solution.wld,
             best_move: best_move_name(solution.best_move),
             pv: solution.pv.iter().map(|&mv| move_name(mv)).collect(),
-            final_discs: solution
-                .final_discs()
-                .map(|(black, white)| FinalDiscs { black, white }),
+            final_discs: solution.final_discs().map(|(black, white)| FinalDiscs {
+                black,
+                white,
+                empty: None,
+            }),
             nodes: solution.nodes,
             // Microsecond precision is plenty and keeps the line short.
             time_ms: (solution.time.as_secs_f64() * 1e6).round() / 1e3,
             nps: solution.nps().round() as u64,
-            threads: solution.threads,
+            threads: Some(solution.threads),
+        }
+    }
+
+    /// The record of `solution` under any rules: the rules, the scoring and the discs left are
+    /// filled in, the final discs are those on the board with the empty squares left, and no
+    /// thread count is written.
+    pub fn of_game(source: &Source, solution: &VariantSolution) -> SolveRecord {
+        let game = &solution.position;
+        let plain = solution.to_solution();
+        SolveRecord {
+            rules: Some(game.rules().name().to_string()),
+            scoring: Some(solution.scoring.name().to_string()),
+            discs_left: Some((game.rules() == Rules::Reversi).then(|| {
+                let supplies = game.supplies();
+                DiscsLeft {
+                    black: supplies.black,
+                    white: supplies.white,
+                }
+            })),
+            final_discs: solution.final_count().map(|count| FinalDiscs {
+                black: count.black,
+                white: count.white,
+                empty: Some(count.empty),
+            }),
+            threads: None,
+            ..SolveRecord::new(source, &plain)
         }
     }
 }

@@ -1,108 +1,17 @@
-//! The reports of `osolve solve` under a rules variant (`--rules reversi`, `--scoring raw`): the
-//! same shape as [`super::solve`], plus the rules, the discs left to each side, and the final
-//! count of the discs actually on the board with the empty squares left
-//! (`score +4 (black 33 - white 29, 2 empty)`). Strings in, strings out.
+//! The human reports of `osolve solve` under a rules variant (`--rules reversi`, `--scoring
+//! raw`): those of [`super::solve`] plus the rules line and the final count of the discs
+//! actually on the board with the empty squares left (`score +4 (black 33 - white 29, 2
+//! empty)`). The JSON record is the one [`SolveRecord`] with its optional rules fields.
+//! Strings in, strings out.
 
-use serde::{Deserialize, Serialize};
-
-use super::solve::{best_move_name, move_name, Outcome};
-use crate::board::Color;
-use crate::notation::{format_board, Source};
-use crate::variant::solver::{FinalCount, VariantSolution};
-use crate::variant::{Rules, Supplies, VariantPosition};
-
-/// The discs on the board at the end of perfect play, with the empty squares left.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FinalDiscs {
-    /// Black's discs.
-    pub black: u32,
-    /// White's discs.
-    pub white: u32,
-    /// Empty squares left when the game ended.
-    pub empty: u32,
-}
-
-/// Discs left to each side, as JSON writes them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DiscsLeft {
-    /// Black's discs left.
-    pub black: u8,
-    /// White's discs left.
-    pub white: u8,
-}
-
-/// One solved variant position, as `osolve solve --json` writes it under a variant.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct VariantRecord {
-    /// Where the position came from.
-    pub source: String,
-    /// The board string, `<64 cells> X`.
-    pub position: String,
-    /// "othello" or "reversi".
-    pub rules: String,
-    /// "official" or "raw".
-    pub scoring: String,
-    /// Discs left to each side (Reversi rules only).
-    pub discs_left: Option<DiscsLeft>,
-    /// Empty squares.
-    pub empties: u32,
-    /// "black" or "white".
-    pub side_to_move: Color,
-    /// The score for the side to move in the scoring asked for; 1, 0 or -1 with `wld`.
-    pub score: i32,
-    /// Win, draw or loss for the side to move.
-    pub result: Outcome,
-    /// Whether only win/draw/loss was proven.
-    pub wld: bool,
-    /// A square, `--` for a forced pass, `null` when the game is over.
-    pub best_move: Option<String>,
-    /// Perfect play to the end (passes as `--`); with `wld` just the best move.
-    pub pv: Vec<String>,
-    /// The discs on the board at the end of the PV; `null` with `wld`.
-    pub final_discs: Option<FinalDiscs>,
-    /// Positions searched.
-    pub nodes: u64,
-    /// Milliseconds, to the microsecond.
-    pub time_ms: f64,
-    /// Nodes per second.
-    pub nps: u64,
-}
+use super::solve::SolveRecord;
+use crate::board::rules::{Rules, Scoring, Supplies, VariantPosition};
+use crate::notation::Source;
+use crate::search::{FinalCount, VariantSolution};
 
 /// The discs left of a position, when its rules count them.
 pub fn discs_left(position: &VariantPosition) -> Option<Supplies> {
     (position.rules() == Rules::Reversi).then(|| position.supplies())
-}
-
-impl VariantRecord {
-    /// The record of `solution`, found at `source`.
-    pub fn new(source: &Source, solution: &VariantSolution) -> VariantRecord {
-        let position = solution.position.position();
-        VariantRecord {
-            source: source.to_string(),
-            position: format_board(&position),
-            rules: solution.position.rules().name().to_string(),
-            scoring: solution.scoring.name().to_string(),
-            discs_left: discs_left(&solution.position).map(|s| DiscsLeft {
-                black: s.black,
-                white: s.white,
-            }),
-            empties: solution.position.game.board.empties(),
-            side_to_move: position.to_move,
-            score: solution.score,
-            result: Outcome::of(solution.score),
-            wld: solution.wld,
-            best_move: best_move_name(solution.best_move),
-            pv: solution.pv.iter().map(|&mv| move_name(mv)).collect(),
-            final_discs: solution.final_count().map(|c| FinalDiscs {
-                black: c.black,
-                white: c.white,
-                empty: c.empty,
-            }),
-            nodes: solution.nodes,
-            time_ms: (solution.time.as_secs_f64() * 1e6).round() / 1e3,
-            nps: solution.to_solution().nps().round() as u64,
-        }
-    }
 }
 
 /// A final count as text: `black 33 - white 29, 2 empty` (no empty part on a full board).
@@ -116,7 +25,7 @@ pub fn final_count_text(count: &FinalCount) -> String {
 
 /// The line naming the rules and the scoring: `reversi rules, raw scoring` (the diagram above
 /// it shows the discs left).
-pub fn rules_line(position: &VariantPosition, scoring: crate::variant::Scoring) -> String {
+pub fn rules_line(position: &VariantPosition, scoring: Scoring) -> String {
     format!(
         "{} rules, {} scoring",
         position.rules().name(),
@@ -158,9 +67,9 @@ pub fn quiet_report(source: &Source, solution: &VariantSolution) -> String {
     format!("{source}  {}\n", result_line(solution))
 }
 
-/// The JSON report: one [`VariantRecord`] and a newline.
+/// The JSON report: one [`SolveRecord`] with the rules' fields, and a newline.
 pub fn json_report(source: &Source, solution: &VariantSolution) -> String {
-    let mut line = serde_json::to_string(&VariantRecord::new(source, solution))
+    let mut line = serde_json::to_string(&SolveRecord::of_game(source, solution))
         .expect("a record of strings and numbers always serialises");
     line.push('\n');
     line
@@ -169,9 +78,9 @@ pub fn json_report(source: &Source, solution: &VariantSolution) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Position, Square};
+    use crate::board::{Color, Position, Square};
     use crate::search::BestMove;
-    use crate::variant::Scoring;
+
     use std::time::Duration;
 
     fn sq(name: &str) -> Square {
@@ -192,6 +101,7 @@ mod tests {
             pv: Vec::new(),
             nodes: 0,
             time: Duration::ZERO,
+            threads: 1,
         }
     }
 

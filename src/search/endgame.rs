@@ -2,16 +2,22 @@
 //! `solve_1` (flip counts from tables), `solve_2`..`solve_4` (no move generation, parity order),
 //! `shallow` (fewest replies first, stability cutoff, no hash table) and `deep` (fastest-first
 //! ordering, the lock-free near table then the `DashMap` transposition table, enhanced
-//! transposition cutoff, and Young Brothers Wait splits on rayon). All functions are fail-soft alpha-beta on exact disc differentials, with the empty
-//! squares of a finished game given to the winner.
+//! transposition cutoff, and Young Brothers Wait splits on rayon). All functions are fail-soft
+//! alpha-beta on exact final scores. The search is generic over the rules ([`GameRules`]):
+//! `deep` walks the rules' state; the layers below it see only bitboards and serve the rule
+//! sets whose state is the board (`BOARD_ONLY`), while a rule set where supplies can bind takes
+//! a plain negamax over its own play step (`leaf`) at the last empties.
 
 use super::limit::{Budget, CHARGE_EVERY};
 use super::ordering::{fastest_first, learned_order, odd_region_squares, SQUARE_CLASSES};
 use super::stability::stable_discs;
 use super::tt::{Tables, NO_MOVE};
+use crate::board::rules::Scoring;
+use crate::board::rules::{GameRules, Othello};
 use crate::board::{flips, last_flip_count, legal_moves, Bits, Board};
 use crate::eval::Weights;
 use rayon::prelude::*;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -219,8 +225,9 @@ pub struct Move {
     pub value: i32,
 }
 
-/// One thread's view of a search: the shared table and cancellation, its own node count.
-pub struct Search<'a> {
+/// One thread's view of a search under the rules `R`: the shared table and cancellation, its
+/// own node count.
+pub struct Search<'a, R: GameRules = Othello> {
     /// The shared transposition tables.
     pub tt: &'a Tables,
     /// Cancellation chain of this thread's current split.
@@ -233,11 +240,12 @@ pub struct Search<'a> {
     pub weights: &'static Weights,
     /// Nodes already charged to the budget of the cancellation chain.
     charged: u64,
+    rules: PhantomData<R>,
 }
 
-impl<'a> Search<'a> {
+impl<'a, R: GameRules> Search<'a, R> {
     /// A search using `tt`, cancelled through `cancel`, splitting from `split_min` empties.
-    pub fn new(tt: &'a Tables, cancel: &'a Cancel<'a>, split_min: u32) -> Search<'a> {
+    pub fn new(tt: &'a Tables, cancel: &'a Cancel<'a>, split_min: u32) -> Search<'a, R> {
         Search {
             tt,
             cancel,
@@ -245,6 +253,7 @@ impl<'a> Search<'a> {
             split_min,
             weights: crate::eval::builtin(),
             charged: 0,
+            rules: PhantomData,
         }
     }
 
@@ -265,14 +274,22 @@ impl<'a> Search<'a> {
         self.cancel.charge(fresh)
     }
 
-    /// Exact score (when inside the window) of `board` for the side to move.
-    pub fn search(&mut self, board: Board, alpha: i32, beta: i32) -> i32 {
+    /// Exact score (when inside the window) of `state` for the side to move.
+    pub fn search(&mut self, state: R::State, alpha: i32, beta: i32) -> i32 {
+        let board = R::board(&state);
         let empty = board.empty();
         let empties = empty.count_ones();
+        if !R::BOARD_ONLY {
+            return if empties > SHALLOW_MAX {
+                self.deep(state, alpha, beta, empties, false)
+            } else {
+                self.leaf(state, alpha, beta)
+            };
+        }
         match empties {
             0 => {
                 self.nodes += 1;
-                board.final_score()
+                R::final_score(&board)
             }
             1 => self.solve_1(board.player, empty.trailing_zeros() as usize),
             2..=4 => {
@@ -302,8 +319,37 @@ impl<'a> Search<'a> {
                 }
             }
             e if e <= SHALLOW_MAX => self.shallow_root(board.player, board.opponent, alpha, beta),
-            e => self.deep(board, alpha, beta, e, false),
+            e => self.deep(state, alpha, beta, e, false),
         }
+    }
+
+    /// The last empties of a rule set whose supplies can bind: negamax over the rules' own play
+    /// step, moves in square order, no table.
+    fn leaf(&mut self, state: R::State, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let moves = R::moves(&state);
+        if moves == 0 {
+            let passed = R::pass(&state);
+            if R::moves(&passed) == 0 {
+                return R::final_score(&R::board(&state));
+            }
+            return -self.leaf(passed, -beta, -alpha);
+        }
+        let mut best = NO_SCORE;
+        for sq in Bits(moves) {
+            let child = R::play(&state, sq, R::flips(&state, sq));
+            let v = -self.leaf(child, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Last empty square `sq`: the mover plays it if they can, else the opponent, else nobody.
@@ -318,6 +364,12 @@ impl<'a> Search<'a> {
         let theirs = last_flip_count(!player & !(1u64 << sq), sq) as i32;
         if theirs > 0 {
             base - 2 * theirs
+        } else if R::SCORING != Scoring::Official {
+            // Nobody can move: the square stays empty.
+            R::final_score(&Board {
+                player,
+                opponent: !player & !(1u64 << sq),
+            })
         } else if base >= 0 {
             // Nobody can move: the mover has the majority (63 discs, odd) and gets the empty.
             base + 2
@@ -358,7 +410,7 @@ impl<'a> Search<'a> {
             return best;
         }
         if passed {
-            return Board { player, opponent }.final_score();
+            return R::final_score(&Board { player, opponent });
         }
         -self.solve_2(opponent, player, -beta, -alpha, x1, x2, true)
     }
@@ -407,7 +459,7 @@ impl<'a> Search<'a> {
             return best;
         }
         if passed {
-            return Board { player, opponent }.final_score();
+            return R::final_score(&Board { player, opponent });
         }
         -self.solve_3(opponent, player, -beta, -alpha, sq, true)
     }
@@ -493,7 +545,7 @@ impl<'a> Search<'a> {
             return best;
         }
         if passed {
-            return Board { player, opponent }.final_score();
+            return R::final_score(&Board { player, opponent });
         }
         -self.solve_4_ordered(opponent, player, -beta, -alpha, sq, true)
     }
@@ -561,7 +613,7 @@ impl<'a> Search<'a> {
         }
         if k == 0 {
             if passed {
-                return Board { player, opponent }.final_score();
+                return R::final_score(&Board { player, opponent });
             }
             return -self.shallow(opponent, player, -beta, -alpha, list, parity, true);
         }
@@ -614,20 +666,23 @@ impl<'a> Search<'a> {
 
     /// Child of a deep node: the right layer for its number of empties.
     #[inline(always)]
-    fn child(&mut self, board: Board, alpha: i32, beta: i32, empties: u32) -> i32 {
+    fn child(&mut self, state: R::State, alpha: i32, beta: i32, empties: u32) -> i32 {
         if empties > SHALLOW_MAX {
-            self.deep(board, alpha, beta, empties, false)
+            self.deep(state, alpha, beta, empties, false)
+        } else if !R::BOARD_ONLY {
+            self.leaf(state, alpha, beta)
         } else if empties >= 5 {
+            let board = R::board(&state);
             self.shallow_root(board.player, board.opponent, alpha, beta)
         } else {
-            self.search(board, alpha, beta)
+            self.search(state, alpha, beta)
         }
     }
 
     /// More than `SHALLOW_MAX` empties: move list, fastest-first ordering, table, ETC, splits.
     pub fn deep(
         &mut self,
-        board: Board,
+        state: R::State,
         mut alpha: i32,
         mut beta: i32,
         empties: u32,
@@ -637,26 +692,28 @@ impl<'a> Search<'a> {
         if empties >= CANCEL_CHECK_MIN && self.stopped() {
             return 0;
         }
+        let board = R::board(&state);
         if let Some(cut) = stability_cutoff(board.player, board.opponent, alpha, empties) {
             return cut;
         }
-        let moves = board.moves();
+        let moves = R::moves(&state);
         if moves == 0 {
             if passed {
-                return board.final_score();
+                return R::final_score(&board);
             }
-            return -self.deep(board.pass(), -beta, -alpha, empties, true);
+            return -self.deep(R::pass(&state), -beta, -alpha, empties, true);
         }
         let use_tt = empties >= TT_MIN;
-        let hash = board.hash();
+        let key = R::key(&state);
+        let hash = key.hash();
         let mut tt_move = NO_MOVE;
         let stored = if use_tt {
             self.tt
                 .deep
-                .probe(&board, hash)
+                .probe(&key, hash)
                 .map(|e| (e.lower as i32, e.upper as i32, e.best))
         } else {
-            self.tt.near.probe(&board, hash)
+            self.tt.near.probe(&key, hash)
         };
         if let Some((lower, upper, best)) = stored {
             if lower >= beta || lower == upper {
@@ -675,15 +732,11 @@ impl<'a> Search<'a> {
         let mut n = 0;
         let prefetch_children = empties > SHALLOW_MAX + 1 && empties <= TT_MIN;
         for sq in Bits(moves) {
-            let f = board.flips(sq);
+            let f = R::flips(&state, sq);
             if prefetch_children {
-                self.tt.near.prefetch(
-                    Board {
-                        player: board.opponent ^ f,
-                        opponent: board.player ^ f ^ (1u64 << sq),
-                    }
-                    .hash(),
-                );
+                self.tt
+                    .near
+                    .prefetch(R::key(&R::play(&state, sq, f)).hash());
             }
             list[n] = Move {
                 sq: sq as u8,
@@ -697,13 +750,13 @@ impl<'a> Search<'a> {
         if use_tt && empties >= ETC_MIN {
             // Enhanced transposition cutoff: a child already known to refute the window.
             for m in list.iter() {
-                let child = board.play_flips(m.sq as usize, m.flips);
+                let child = R::key(&R::play(&state, m.sq as usize, m.flips));
                 if let Some(e) = self.tt.deep.probe(&child, child.hash()) {
                     let score = -(e.upper as i32);
                     if score >= beta {
                         self.tt
                             .deep
-                            .store(&board, hash, empties, alpha_orig, beta, score, m.sq);
+                            .store(&key, hash, empties, alpha_orig, beta, score, m.sq);
                         return score;
                     }
                 }
@@ -718,7 +771,7 @@ impl<'a> Search<'a> {
             list.swap(0, i);
             let m = list[0];
             let v = -self.child(
-                board.play_flips(m.sq as usize, m.flips),
+                R::play(&state, m.sq as usize, m.flips),
                 -beta,
                 -alpha,
                 empties - 1,
@@ -735,7 +788,7 @@ impl<'a> Search<'a> {
             let rest = &mut list[searched..];
             self.order(board, rest, empties);
             self.search_moves_after(
-                board,
+                state,
                 rest,
                 alpha.max(first.0),
                 beta,
@@ -750,11 +803,11 @@ impl<'a> Search<'a> {
         if use_tt {
             self.tt
                 .deep
-                .store(&board, hash, empties, alpha_orig, beta, best, best_move);
+                .store(&key, hash, empties, alpha_orig, beta, best, best_move);
         } else {
             self.tt
                 .near
-                .store(&board, hash, alpha_orig, beta, best, best_move);
+                .store(&key, hash, alpha_orig, beta, best, best_move);
         }
         best
     }
@@ -782,11 +835,18 @@ impl<'a> Search<'a> {
                 board.opponent ^ m.flips,
                 board.player ^ m.flips ^ (1u64 << sq),
             );
-            m.value = if empties >= EVAL_ORDER_MIN {
-                learned_order(self.weights, np, no, depth, &mut self.nodes)
+            if empties >= EVAL_ORDER_MIN {
+                m.value = learned_order(self.weights, np, no, depth, &mut self.nodes);
+                // The ordering searches of one node can cost far more nodes than the budget's
+                // charging interval (a 6-ply search per move): the budget is charged between
+                // them, so a node limit is seen within one of them. A stopped search's values
+                // are never used.
+                if self.stopped() {
+                    return;
+                }
             } else {
-                fastest_first(np, no, sq, odd)
-            };
+                m.value = fastest_first(np, no, sq, odd);
+            }
         }
     }
 
@@ -794,13 +854,13 @@ impl<'a> Search<'a> {
     /// Above `split_min` empties the moves after the first `SPLIT_ELDEST` are searched in parallel.
     pub fn search_moves(
         &mut self,
-        board: Board,
+        state: R::State,
         list: &mut [Move],
         alpha: i32,
         beta: i32,
         empties: u32,
     ) -> (i32, u8) {
-        self.search_moves_after(board, list, alpha, beta, empties, (NO_SCORE, NO_MOVE), 0)
+        self.search_moves_after(state, list, alpha, beta, empties, (NO_SCORE, NO_MOVE), 0)
     }
 
     /// [`Search::search_moves`] after `searched` elder moves whose best score and move were
@@ -808,7 +868,7 @@ impl<'a> Search<'a> {
     #[allow(clippy::too_many_arguments)]
     fn search_moves_after(
         &mut self,
-        board: Board,
+        state: R::State,
         list: &mut [Move],
         mut alpha: i32,
         beta: i32,
@@ -829,14 +889,14 @@ impl<'a> Search<'a> {
             let m = list[i];
             if i + searched >= SPLIT_ELDEST && empties >= self.split_min && n - i >= 2 {
                 list[i..].sort_unstable_by_key(|m| -m.value);
-                let (v, mv) = self.split(board, &list[i..], alpha, beta, empties, best);
+                let (v, mv) = self.split(state, &list[i..], alpha, beta, empties, best);
                 if v > best {
                     best = v;
                     best_move = mv;
                 }
                 return (best, best_move);
             }
-            let child = board.play_flips(m.sq as usize, m.flips);
+            let child = R::play(&state, m.sq as usize, m.flips);
             let v = if i + searched == 0 {
                 -self.child(child, -beta, -alpha, empties - 1)
             } else {
@@ -864,7 +924,7 @@ impl<'a> Search<'a> {
     /// alpha, and the first to reach beta cancels the rest.
     fn split(
         &mut self,
-        board: Board,
+        state: R::State,
         rest: &[Move],
         alpha: i32,
         beta: i32,
@@ -880,15 +940,16 @@ impl<'a> Search<'a> {
             if cancel.is_cancelled() {
                 return;
             }
-            let mut search = Search {
+            let mut search = Search::<R> {
                 tt,
                 cancel: &cancel,
                 nodes: 0,
                 split_min,
                 weights,
                 charged: 0,
+                rules: PhantomData,
             };
-            let child = board.play_flips(m.sq as usize, m.flips);
+            let child = R::play(&state, m.sq as usize, m.flips);
             let a = shared_alpha.load(Ordering::Relaxed);
             let mut v = -search.child(child, -a - 1, -a, empties - 1);
             if !cancel.is_cancelled() && v > a && v < beta {

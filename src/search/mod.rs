@@ -5,11 +5,15 @@
 
 pub mod endgame;
 pub mod limit;
+pub mod literal;
 pub mod ordering;
 pub mod reference;
+
 pub mod stability;
 pub mod tt;
 
+use crate::board::rules::{GameRules, Official, Othello, OthelloRules, Raw, ReversiRules};
+use crate::board::rules::{Rules, Scoring, VariantPosition};
 use crate::board::{Bits, Board, Color, Position, Square};
 use endgame::{Cancel, Move, Search};
 use limit::Budget;
@@ -172,6 +176,76 @@ impl Solution {
     }
 }
 
+/// The discs on the board at the end of perfect play, with the empty squares left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FinalCount {
+    /// Black's discs.
+    pub black: u32,
+    /// White's discs.
+    pub white: u32,
+    /// Empty squares left.
+    pub empty: u32,
+}
+
+/// The result of an exact solve under any rules ([`Solver::try_solve_game`]): the position with
+/// its rules and supplies, the scoring, and what [`Solution`] holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariantSolution {
+    /// The position solved, with its rules and supplies.
+    pub position: VariantPosition,
+    /// The scoring the score is in.
+    pub scoring: Scoring,
+    /// The score for the side to move under perfect play (the sign only with `wld`).
+    pub score: i32,
+    /// Whether only win/draw/loss was proven.
+    pub wld: bool,
+    /// The first move of perfect play.
+    pub best_move: BestMove,
+    /// Perfect play to the end of the game (`None` = pass); with `wld`, just the best move.
+    pub pv: Vec<Option<Square>>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall time of the search.
+    pub time: Duration,
+    /// Threads used.
+    pub threads: usize,
+}
+
+impl VariantSolution {
+    /// The position at the end of the principal variation; `None` with `wld`.
+    pub fn end(&self) -> Option<VariantPosition> {
+        if self.wld {
+            return None;
+        }
+        self.position.after(&self.pv)
+    }
+
+    /// The discs on the board at the end of perfect play; `None` with `wld`.
+    pub fn final_count(&self) -> Option<FinalCount> {
+        let end = self.end()?.position();
+        Some(FinalCount {
+            black: end.black().count_ones(),
+            white: end.white().count_ones(),
+            empty: end.board.empties(),
+        })
+    }
+
+    /// The same result as a [`Solution`] (its score in this solution's scoring), for the
+    /// reports the rule sets share.
+    pub fn to_solution(&self) -> Solution {
+        Solution {
+            position: self.position.position(),
+            score: self.score,
+            wld: self.wld,
+            best_move: self.best_move,
+            pv: self.pv.clone(),
+            nodes: self.nodes,
+            time: self.time,
+            threads: self.threads,
+        }
+    }
+}
+
 /// One move's exact score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveScore {
@@ -191,6 +265,8 @@ pub struct Solver {
     options: SolveOptions,
     limits: Limits,
     stop: Arc<Cancel<'static>>,
+    /// The rules and scoring the table's entries were found under.
+    table_rules: (Rules, Scoring),
 }
 
 impl Solver {
@@ -205,6 +281,7 @@ impl Solver {
             options,
             limits: Limits::NONE,
             stop: Arc::new(Cancel::root()),
+            table_rules: (Rules::Othello, Scoring::Official),
         })
     }
 
@@ -248,9 +325,8 @@ impl Solver {
         }
     }
 
-    /// The state of one call on `board`: a new table generation and a fresh budget.
-    fn attempt(&self, board: &Board) -> Attempt<'_> {
-        debug_assert_eq!(board.player & board.opponent, 0, "a disc on both sides");
+    /// The state of one call: a new table generation and a fresh budget.
+    fn attempt(&self) -> Attempt<'_> {
         self.tt.deep.new_generation();
         let start = Instant::now();
         Attempt {
@@ -278,21 +354,57 @@ impl Solver {
     /// [`PROBE_NODES`] nodes does not find its score (finished games and positions that end at
     /// once pass). Drivers refuse such positions unless told to go on.
     pub fn check_feasible(&mut self, position: &Position) -> Result<(), TooManyEmpties> {
-        let board = position.board;
-        let empties = board.empties();
-        if empties <= FEASIBLE_EMPTIES || !self.limits.is_none() || board.is_game_over() {
+        self.check_feasible_in::<Othello>(position.board)
+    }
+
+    /// [`Solver::check_feasible`] under any rules.
+    pub fn check_feasible_game(
+        &mut self,
+        position: &VariantPosition,
+        scoring: Scoring,
+    ) -> Result<(), TooManyEmpties> {
+        match (position.rules(), scoring) {
+            (Rules::Othello, Scoring::Official) => {
+                self.check_feasible_in::<Othello>(position.game.board)
+            }
+            (Rules::Othello, Scoring::Raw) => {
+                self.check_feasible_in::<OthelloRules<Raw>>(position.game.board)
+            }
+            (Rules::Reversi, Scoring::Official) => {
+                self.check_feasible_in::<ReversiRules<Official>>(position.game)
+            }
+            (Rules::Reversi, Scoring::Raw) => {
+                self.check_feasible_in::<ReversiRules<Raw>>(position.game)
+            }
+        }
+    }
+
+    fn check_feasible_in<R: GameRules>(&mut self, state: R::State) -> Result<(), TooManyEmpties> {
+        let empties = R::board(&state).empties();
+        if empties <= FEASIBLE_EMPTIES || !self.limits.is_none() || is_over::<R>(&state) {
             return Ok(());
         }
+        self.use_rules::<R>();
         let window = self.window();
         let wld = self.options.wld;
         self.limits.nodes = Some(PROBE_NODES);
-        let probe = self.attempt(&board).root_score(board, window, wld);
+        let probe = self.attempt().root_score::<R>(state, window, wld);
         self.limits = Limits::NONE;
         match probe {
             Err(unfinished) if unfinished.bounds.reason == StopReason::NodeLimit => {
                 Err(TooManyEmpties { empties })
             }
             _ => Ok(()),
+        }
+    }
+
+    /// Empties the table when its entries were found under other rules: the keys of the rule
+    /// sets overlap, their scores do not.
+    fn use_rules<R: GameRules>(&mut self) {
+        let rules = (R::RULES, R::SCORING);
+        if self.table_rules != rules {
+            self.tt.clear();
+            self.table_rules = rules;
         }
     }
 
@@ -306,10 +418,54 @@ impl Solver {
     /// [`Solver::set_limits`]), says why and what was proven: bounds of the score and, once
     /// the score is exact, the beginning of the principal variation.
     pub fn try_solve(&mut self, position: &Position) -> Result<Solution, Unfinished> {
+        self.try_solve_in::<Othello>(position, position.board)
+    }
+
+    /// [`Solver::try_solve`] under any rules and scoring: the score is in `scoring`.
+    pub fn try_solve_game(
+        &mut self,
+        position: &VariantPosition,
+        scoring: Scoring,
+    ) -> Result<VariantSolution, Unfinished> {
+        let plain = position.position();
+        let solution = match (position.rules(), scoring) {
+            (Rules::Othello, Scoring::Official) => {
+                self.try_solve_in::<Othello>(&plain, plain.board)
+            }
+            (Rules::Othello, Scoring::Raw) => {
+                self.try_solve_in::<OthelloRules<Raw>>(&plain, plain.board)
+            }
+            (Rules::Reversi, Scoring::Official) => {
+                self.try_solve_in::<ReversiRules<Official>>(&plain, position.game)
+            }
+            (Rules::Reversi, Scoring::Raw) => {
+                self.try_solve_in::<ReversiRules<Raw>>(&plain, position.game)
+            }
+        }?;
+        Ok(VariantSolution {
+            position: *position,
+            scoring,
+            score: solution.score,
+            wld: solution.wld,
+            best_move: solution.best_move,
+            pv: solution.pv,
+            nodes: solution.nodes,
+            time: solution.time,
+            threads: solution.threads,
+        })
+    }
+
+    fn try_solve_in<R: GameRules>(
+        &mut self,
+        position: &Position,
+        state: R::State,
+    ) -> Result<Solution, Unfinished> {
+        self.use_rules::<R>();
         let wld = self.options.wld;
         let window = self.window();
-        let board = position.board;
-        let mut attempt = self.attempt(&board);
+        let board = R::board(&state);
+        debug_assert_eq!(board, position.board);
+        let mut attempt = self.attempt();
         let mut solution = Solution {
             position: *position,
             score: 0,
@@ -320,27 +476,24 @@ impl Solver {
             time: Duration::ZERO,
             threads: attempt.threads,
         };
-        if board.is_game_over() {
-            solution.score = clamp_wld(board.final_score(), wld);
+        if is_over::<R>(&state) {
+            solution.score = clamp_wld(R::final_score(&board), wld);
             solution.time = attempt.start.elapsed();
             return Ok(solution);
         }
-        let (score, best) = attempt.root_score(board, window, wld)?;
+        let (score, best) = attempt.root_score::<R>(state, window, wld)?;
         solution.score = score;
+        let passes = R::moves(&state) == 0;
         solution.best_move = match Square::new(best as usize) {
-            Some(square) if board.moves() != 0 => BestMove::Play(square),
+            Some(square) if !passes => BestMove::Play(square),
             _ => BestMove::Pass,
         };
         solution.pv = if wld {
-            let mut pv = if board.moves() == 0 {
-                vec![None]
-            } else {
-                vec![]
-            };
+            let mut pv = if passes { vec![None] } else { vec![] };
             pv.push(Square::new(best as usize));
             pv
         } else {
-            attempt.principal_variation(board, score, best)?
+            attempt.principal_variation::<R>(state, score, best)?
         };
         solution.nodes = attempt.nodes;
         solution.time = attempt.start.elapsed();
@@ -370,23 +523,52 @@ impl Solver {
         &mut self,
         position: &Position,
     ) -> Result<(Vec<MoveScore>, u64), Unfinished> {
+        self.try_score_moves_in::<Othello>(position.board)
+    }
+
+    /// [`Solver::try_score_moves`] under any rules and scoring.
+    pub fn try_score_moves_game(
+        &mut self,
+        position: &VariantPosition,
+        scoring: Scoring,
+    ) -> Result<(Vec<MoveScore>, u64), Unfinished> {
+        match (position.rules(), scoring) {
+            (Rules::Othello, Scoring::Official) => {
+                self.try_score_moves_in::<Othello>(position.game.board)
+            }
+            (Rules::Othello, Scoring::Raw) => {
+                self.try_score_moves_in::<OthelloRules<Raw>>(position.game.board)
+            }
+            (Rules::Reversi, Scoring::Official) => {
+                self.try_score_moves_in::<ReversiRules<Official>>(position.game)
+            }
+            (Rules::Reversi, Scoring::Raw) => {
+                self.try_score_moves_in::<ReversiRules<Raw>>(position.game)
+            }
+        }
+    }
+
+    fn try_score_moves_in<R: GameRules>(
+        &mut self,
+        state: R::State,
+    ) -> Result<(Vec<MoveScore>, u64), Unfinished> {
+        self.use_rules::<R>();
         let wld = self.options.wld;
         let (alpha, beta) = self.window();
-        let board = position.board;
-        let mut attempt = self.attempt(&board);
+        let mut attempt = self.attempt();
         let mut scores = Vec::new();
-        let children: Vec<(Option<Square>, Board)> = if board.moves() == 0 {
-            if board.pass().moves() == 0 {
+        let children: Vec<(Option<Square>, R::State)> = if R::moves(&state) == 0 {
+            if is_over::<R>(&state) {
                 return Ok((scores, 0));
             }
-            vec![(None, board.pass())]
+            vec![(None, R::pass(&state))]
         } else {
-            Bits(board.moves())
-                .map(|sq| (Square::new(sq), board.play_flips(sq, board.flips(sq))))
+            Bits(R::moves(&state))
+                .map(|sq| (Square::new(sq), R::play(&state, sq, R::flips(&state, sq))))
                 .collect()
         };
         for (mv, child) in children {
-            match attempt.score_of(child, -beta, -alpha) {
+            match attempt.score_of::<R>(child, -beta, -alpha) {
                 Some(v) => scores.push(MoveScore {
                     mv,
                     score: clamp_wld(-v, wld),
@@ -420,21 +602,52 @@ impl Solver {
         &mut self,
         position: &Position,
     ) -> Result<(i32, Vec<Option<Square>>, u64), Unfinished> {
+        self.try_best_moves_in::<Othello>(position.board)
+    }
+
+    /// [`Solver::try_best_moves`] under any rules and scoring.
+    pub fn try_best_moves_game(
+        &mut self,
+        position: &VariantPosition,
+        scoring: Scoring,
+    ) -> Result<(i32, Vec<Option<Square>>, u64), Unfinished> {
+        match (position.rules(), scoring) {
+            (Rules::Othello, Scoring::Official) => {
+                self.try_best_moves_in::<Othello>(position.game.board)
+            }
+            (Rules::Othello, Scoring::Raw) => {
+                self.try_best_moves_in::<OthelloRules<Raw>>(position.game.board)
+            }
+            (Rules::Reversi, Scoring::Official) => {
+                self.try_best_moves_in::<ReversiRules<Official>>(position.game)
+            }
+            (Rules::Reversi, Scoring::Raw) => {
+                self.try_best_moves_in::<ReversiRules<Raw>>(position.game)
+            }
+        }
+    }
+
+    fn try_best_moves_in<R: GameRules>(
+        &mut self,
+        state: R::State,
+    ) -> Result<(i32, Vec<Option<Square>>, u64), Unfinished> {
+        self.use_rules::<R>();
         let wld = self.options.wld;
         let window = self.window();
-        let board = position.board;
-        let mut attempt = self.attempt(&board);
-        if board.is_game_over() {
-            return Ok((clamp_wld(board.final_score(), wld), Vec::new(), 0));
+        let mut attempt = self.attempt();
+        if is_over::<R>(&state) {
+            let score = clamp_wld(R::final_score(&R::board(&state)), wld);
+            return Ok((score, Vec::new(), 0));
         }
-        let (score, _) = attempt.root_score(board, window, wld)?;
+        let (score, _) = attempt.root_score::<R>(state, window, wld)?;
         let mut best = Vec::new();
-        if board.moves() == 0 {
+        let moves = R::moves(&state);
+        if moves == 0 {
             best.push(None);
             return Ok((score, best, attempt.nodes));
         }
-        for sq in Bits(board.moves()) {
-            let child = board.play_flips(sq, board.flips(sq));
+        for sq in Bits(moves) {
+            let child = R::play(&state, sq, R::flips(&state, sq));
             // The move ties when the child's value is at most -score (it is never lower than
             // that). With WLD a win needs the child at most -1, a draw at most 0, and when the
             // best is a loss every move ties.
@@ -447,7 +660,7 @@ impl Solver {
                     continue;
                 }
             };
-            let Some(v) = attempt.score_of(child, alpha, alpha + 1) else {
+            let Some(v) = attempt.score_of::<R>(child, alpha, alpha + 1) else {
                 let proven = best.iter().map(|&mv| MoveScore { mv, score }).collect();
                 return Err(attempt.unfinished(score, score, Vec::new(), proven));
             };
@@ -464,18 +677,24 @@ impl Solver {
     /// Score (sign with WLD) and nodes, without the principal variation or the other best
     /// moves: the cheapest exact answer (training labels).
     pub fn solve_without_pv(&mut self, position: &Position) -> Result<(i32, u64), Stopped> {
+        self.use_rules::<Othello>();
         let wld = self.options.wld;
         let window = self.window();
         let board = position.board;
         if board.is_game_over() {
             return Ok((clamp_wld(board.final_score(), wld), 0));
         }
-        let mut attempt = self.attempt(&board);
+        let mut attempt = self.attempt();
         let (score, _) = attempt
-            .root_score(board, window, wld)
+            .root_score::<Othello>(board, window, wld)
             .map_err(|_| Stopped)?;
         Ok((score, attempt.nodes))
     }
+}
+
+/// True when neither side may place a disc under the rules `R`.
+fn is_over<R: GameRules>(state: &R::State) -> bool {
+    R::moves(state) == 0 && R::moves(&R::pass(state)) == 0
 }
 
 /// One call of the solver on one position: its cancellation flag (under the solver's stop
@@ -528,14 +747,14 @@ impl Attempt<'_> {
     /// split across threads (handing a small search to the pool costs more than it); adds its
     /// nodes and says whether it finished (`None` when it was stopped: its value is then
     /// meaningless).
-    fn run<R: Send>(
+    fn run<R: GameRules, T: Send>(
         &mut self,
         board: Board,
-        f: impl FnOnce(&mut Search<'_>) -> R + Send,
-    ) -> Option<R> {
+        f: impl FnOnce(&mut Search<'_, R>) -> T + Send,
+    ) -> Option<T> {
         let (tt, cancel, split_min) = (self.tt, &self.cancel, self.split_min);
         let go = || {
-            let mut search = Search::new(tt, cancel, split_min);
+            let mut search = Search::<R>::new(tt, cancel, split_min);
             let result = f(&mut search);
             // Judged before the last charge: a search that ended without seeing a stop is
             // whole, even if its last nodes spend the budget.
@@ -552,26 +771,26 @@ impl Attempt<'_> {
         finished.then_some(result)
     }
 
-    /// Exact score of the side to move in `board` (window search); `None` when stopped.
-    fn score_of(&mut self, board: Board, alpha: i32, beta: i32) -> Option<i32> {
-        let v = self.run(board, |search| search.search(board, alpha, beta))?;
+    /// Exact score of the side to move in `state` (window search); `None` when stopped.
+    fn score_of<R: GameRules>(&mut self, state: R::State, alpha: i32, beta: i32) -> Option<i32> {
+        let v = self.run::<R, _>(R::board(&state), |search| search.search(state, alpha, beta))?;
         debug_assert!((-64..=64).contains(&v), "score {v}");
         Some(v)
     }
 
-    /// The score of `board` (a position with a move for someone) within `window`, and the best
+    /// The score of `state` (a position with a move for someone) within `window`, and the best
     /// move of the side to move, or of the opponent after the forced pass. When stopped, the
     /// bounds proven so far.
-    fn root_score(
+    fn root_score<R: GameRules>(
         &mut self,
-        board: Board,
+        state: R::State,
         window: (i32, i32),
         wld: bool,
     ) -> Result<(i32, u8), Unfinished> {
-        let passes = board.moves() == 0;
-        let root = if passes { board.pass() } else { board };
+        let passes = R::moves(&state) == 0;
+        let root = if passes { R::pass(&state) } else { state };
         let mut bounds = window;
-        let found = self.root(root, window, &mut bounds);
+        let found = self.root::<R>(root, window, &mut bounds);
         let (lower, upper) = bounds;
         let (lower, upper) = if passes {
             (-upper, -lower)
@@ -589,12 +808,17 @@ impl Attempt<'_> {
     /// Searches the root with its own move list so that the best move is always known, within
     /// `window`. The proven bounds of the root's score narrow in `bounds` as the probes finish
     /// (they meet when it is solved); the best move is `None` when the search was stopped.
-    fn root(&mut self, board: Board, window: (i32, i32), bounds: &mut (i32, i32)) -> Option<u8> {
+    fn root<R: GameRules>(
+        &mut self,
+        state: R::State,
+        window: (i32, i32),
+        bounds: &mut (i32, i32),
+    ) -> Option<u8> {
         let (mut alpha, mut beta) = window;
-        if beta - alpha > 2 && board.empties() >= ASPIRATION_MIN {
+        if beta - alpha > 2 && R::board(&state).empties() >= ASPIRATION_MIN {
             // Aspiration: a cheap probe of the window around a draw first; the exact search
             // then only has to cover the side of 0 the probe proved.
-            let (v, best) = self.root_window(board, -1, 1, bounds)?;
+            let (v, best) = self.root_window::<R>(state, -1, 1, bounds)?;
             // Fail-soft: beyond the window, the value is a bound.
             if v == 0 {
                 *bounds = (0, 0);
@@ -607,7 +831,7 @@ impl Attempt<'_> {
                 beta = beta.min(v + 1);
             }
         }
-        let (score, best) = self.root_window(board, alpha, beta, bounds)?;
+        let (score, best) = self.root_window::<R>(state, alpha, beta, bounds)?;
         *bounds = (score, score);
         Some(best)
     }
@@ -618,18 +842,19 @@ impl Attempt<'_> {
     /// score), then one null-window proof that no other move beats it (the window each of them
     /// gets in an undivided search, splits included), and an exact search of the others only
     /// if one does. `None` when stopped.
-    fn root_window(
+    fn root_window<R: GameRules>(
         &mut self,
-        board: Board,
+        state: R::State,
         alpha: i32,
         beta: i32,
         bounds: &mut (i32, i32),
     ) -> Option<(i32, u8)> {
+        let board = R::board(&state);
         let (tt, empties) = (self.tt, board.empties());
-        let mut list = ordered_moves(&board, tt);
+        let mut list = ordered_moves::<R>(&state, tt);
         let search = |attempt: &mut Self, list: &mut [Move], alpha: i32, beta: i32| {
-            attempt.run(board, |search| {
-                search.search_moves(board, list, alpha, beta, empties)
+            attempt.run::<R, _>(board, |search| {
+                search.search_moves(state, list, alpha, beta, empties)
             })
         };
         let (first, first_move) = search(self, &mut list[..1], alpha, beta)?;
@@ -656,13 +881,13 @@ impl Attempt<'_> {
         search(self, &mut list[1..], rest - 1, beta)
     }
 
-    /// Perfect play from `board` whose exact score is `score`, to the end of the game: at each
+    /// Perfect play from `state` whose exact score is `score`, to the end of the game: at each
     /// step the first move (table move first) whose child is proven to hold the score. The
     /// first move tried is `first`, the root search's best move, so the PV starts with it.
     /// When stopped, the proven part of the PV.
-    fn principal_variation(
+    fn principal_variation<R: GameRules>(
         &mut self,
-        mut board: Board,
+        mut state: R::State,
         score: i32,
         first: u8,
     ) -> Result<Vec<Option<Square>>, Unfinished> {
@@ -671,17 +896,17 @@ impl Attempt<'_> {
         let mut first = Some(first);
         let mut pv = Vec::new();
         loop {
-            if board.moves() == 0 {
-                if board.pass().moves() == 0 {
-                    debug_assert_eq!(board.final_score(), score);
+            if R::moves(&state) == 0 {
+                if R::moves(&R::pass(&state)) == 0 {
+                    debug_assert_eq!(R::final_score(&R::board(&state)), score);
                     break;
                 }
                 pv.push(None);
-                board = board.pass();
+                state = R::pass(&state);
                 score = -score;
                 continue;
             }
-            let mut list = ordered_moves(&board, self.tt);
+            let mut list = ordered_moves::<R>(&state, self.tt);
             if let Some(f) = first.take() {
                 if let Some(i) = list.iter().position(|m| m.sq == f) {
                     list[..=i].rotate_right(1);
@@ -689,9 +914,9 @@ impl Attempt<'_> {
             }
             let mut next = None;
             for m in &list {
-                let child = board.play_flips(m.sq as usize, m.flips);
+                let child = R::play(&state, m.sq as usize, m.flips);
                 // child <= -score proves this move keeps the score (it can never do better).
-                let Some(v) = self.score_of(child, -score, -score + 1) else {
+                let Some(v) = self.score_of::<R>(child, -score, -score + 1) else {
                     return Err(self.unfinished(root_score, root_score, pv, Vec::new()));
                 };
                 if v <= -score {
@@ -704,7 +929,7 @@ impl Attempt<'_> {
                 break;
             };
             pv.push(Square::new(sq as usize));
-            board = child;
+            state = child;
             score = -score;
         }
         Ok(pv)
@@ -720,14 +945,22 @@ fn clamp_wld(score: i32, wld: bool) -> i32 {
 }
 
 /// Root move list in search order: the table's move, then fastest-first.
-fn ordered_moves(board: &Board, tt: &Tables) -> Vec<Move> {
+fn ordered_moves<R: GameRules>(state: &R::State, tt: &Tables) -> Vec<Move> {
+    let board = R::board(state);
+    let key = R::key(state);
     let tt_move = tt
         .deep
-        .probe(board, board.hash())
+        .probe(&key, key.hash())
         .map(|e| e.best)
         .unwrap_or(tt::NO_MOVE);
     let odd = odd_region_squares(board.empty());
-    let mut list = endgame::move_list(board);
+    let mut list: Vec<Move> = Bits(R::moves(state))
+        .map(|sq| Move {
+            sq: sq as u8,
+            flips: R::flips(state, sq),
+            value: 0,
+        })
+        .collect();
     for m in list.iter_mut() {
         let (np, no) = (
             board.opponent ^ m.flips,

@@ -49,14 +49,14 @@ fn windows_agree_with_exact_score() {
     for _ in 0..300 {
         let e = 7 + (rng.next_u64() % 8) as u32;
         let p = random_position(&mut rng, e);
-        let exact = Search::new(&tt, &stop, u32::MAX).search(p.board, -64, 64);
+        let exact = Search::<Othello>::new(&tt, &stop, u32::MAX).search(p.board, -64, 64);
         for _ in 0..4 {
             let a = (rng.next_u64() % 129) as i32 - 64;
             let b = (a + 1 + (rng.next_u64() % 8) as i32).min(64);
             if a >= b {
                 continue;
             }
-            let v = Search::new(&tt, &stop, u32::MAX).search(p.board, a, b);
+            let v = Search::<Othello>::new(&tt, &stop, u32::MAX).search(p.board, a, b);
             if v <= a {
                 assert!(exact <= v, "fail low {v} but exact {exact}");
             } else if v >= b {
@@ -255,7 +255,7 @@ fn last_empty_with_no_move_for_anyone_goes_to_the_majority() {
         seen += 1;
         let expected = board.final_score();
         assert_eq!(
-            Search::new(&tt, &stop, u32::MAX).search(board, -64, 64),
+            Search::<Othello>::new(&tt, &stop, u32::MAX).search(board, -64, 64),
             expected
         );
         assert_eq!(
@@ -305,5 +305,104 @@ fn best_moves_are_exactly_the_top_scoring_moves() {
         let mut wtop = wtop;
         wtop.sort();
         assert_eq!(wmoves, wtop);
+    }
+}
+
+/// The generic solver under every rule set and scoring against the literal rules of
+/// [`literal`]: scores, legal principal variations that end where their scores say, every
+/// move's score and the tied best moves, WLD signs, with supplies derived and near exhaustion.
+#[test]
+fn every_rule_set_agrees_with_the_literal_rules() {
+    use crate::board::rules::{Rules, Scoring, Supplies, VariantPosition};
+    let mut rng = Rng(7);
+    let mut exact = solver(1, 16);
+    let mut wld = Solver::new(SolveOptions {
+        threads: 1,
+        hash_mb: 16,
+        wld: true,
+    })
+    .unwrap();
+    let mut checked = 0;
+    for i in 0..120 {
+        let p = random_position(&mut rng, 3 + i % 7);
+        let empties = p.board.empties() as u8;
+        let few = (i % 3) as u8;
+        let supplies = match i % 4 {
+            0 | 1 => None,
+            2 => Some(Supplies {
+                black: few,
+                white: empties - few,
+            }),
+            _ => Some(Supplies {
+                black: empties - few,
+                white: few,
+            }),
+        };
+        for rules in [Rules::Othello, Rules::Reversi] {
+            let Ok(v) = VariantPosition::new(p, supplies, rules) else {
+                continue;
+            };
+            for scoring in [Scoring::Official, Scoring::Raw] {
+                let expected = literal::minimax(&v, scoring);
+                let solution = exact.try_solve_game(&v, scoring).unwrap();
+                assert_eq!(solution.score, expected, "{rules:?} {scoring:?} {p:?}");
+                let end = solution.end().expect("a legal PV");
+                assert!(end.is_over());
+                let sign = if end.to_move == v.to_move { 1 } else { -1 };
+                assert_eq!(sign * scoring.score(&end.game.board), expected);
+                let (moves, _) = exact.try_score_moves_game(&v, scoring).unwrap();
+                for m in &moves {
+                    let child = match m.mv {
+                        Some(square) => v.play(square).unwrap(),
+                        None => v.pass(),
+                    };
+                    assert_eq!(m.score, -literal::minimax(&child, scoring));
+                }
+                let (best, best_moves, _) = exact.try_best_moves_game(&v, scoring).unwrap();
+                assert_eq!(best, expected);
+                let mut tied: Vec<_> = moves
+                    .iter()
+                    .filter(|m| m.score == expected)
+                    .map(|m| m.mv)
+                    .collect();
+                tied.sort();
+                assert_eq!(best_moves, tied);
+                let sign = wld.try_solve_game(&v, scoring).unwrap().score;
+                assert_eq!(sign, expected.signum());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 300, "{checked}");
+}
+
+/// Deeper Reversi and raw positions go through the table, ETC and the learned ordering (and
+/// two threads split): the score is the same as one thread's and as the Othello search's where
+/// the rules cannot differ (raw = official on a game that fills the board).
+#[test]
+fn deep_rule_sets_agree_across_threads() {
+    use crate::board::rules::{Rules, Scoring, VariantPosition};
+    let mut rng = Rng(33);
+    let mut one = solver(1, 16);
+    let mut two = solver(2, 16);
+    for i in 0..6 {
+        let p = random_position(&mut rng, 14 + i % 3);
+        for rules in [Rules::Othello, Rules::Reversi] {
+            let v = VariantPosition::new(p, None, rules).unwrap();
+            for scoring in [Scoring::Official, Scoring::Raw] {
+                let a = one.try_solve_game(&v, scoring).unwrap();
+                let b = two.try_solve_game(&v, scoring).unwrap();
+                assert_eq!(a.score, b.score, "{rules:?} {scoring:?} {p:?}");
+                let end = a.end().expect("a legal PV");
+                let sign = if end.to_move == v.to_move { 1 } else { -1 };
+                assert_eq!(sign * scoring.score(&end.game.board), a.score);
+            }
+        }
+        let othello = one.solve(&p).unwrap().score;
+        let v = VariantPosition::new(p, None, Rules::Othello).unwrap();
+        assert_eq!(
+            one.try_solve_game(&v, Scoring::Official).unwrap().score,
+            othello
+        );
     }
 }

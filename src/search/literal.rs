@@ -1,12 +1,12 @@
 //! The rules of every variant written out literally, for tests: a board of 64 cells, each move
 //! found by walking the eight directions square by square, the centre rule and the disc supplies
 //! checked as the rules state them, and plain minimax over the whole game tree. It shares no
-//! move code with [`super::Game`] or the bitboards, so agreeing with it means something.
+//! move code with [`crate::board::rules::Game`] or the bitboards, so agreeing with it means something.
 //! Exponential: use it on positions with few empty squares.
 
 use crate::board::{Color, Square};
 
-use super::{Rules, Scoring, VariantPosition};
+use crate::board::rules::{Rules, Scoring, VariantPosition};
 
 /// The eight directions as (column step, row step).
 const DIRECTIONS: [(i32, i32); 8] = [
