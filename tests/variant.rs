@@ -541,3 +541,43 @@ fn analyze_refuses_and_limits_under_reversi_rules() {
     assert_eq!(records[1]["best_score"], Value::Null);
     assert_eq!(records[1]["unfinished"], "node limit");
 }
+
+#[test]
+fn show_refuses_limits_and_solves_under_every_rule_set() {
+    // Hopeless depth: refused under raw scoring, as solve does.
+    let (code, out, err) = run(&["show", "-p", "f5", "--solve", "--scoring", "raw", "-q"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err, refusal("<position>:1", 59));
+    // A node limit under Reversi rules: the bound proven so far, on one thread (deterministic).
+    let (code, out, err) = run(&[
+        "show",
+        "positions/ffo-40.obf",
+        "--solve",
+        "--rules",
+        "reversi",
+        "--node-limit",
+        "100000",
+        "--threads",
+        "1",
+        "-q",
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert_eq!(
+        err,
+        "osolve: positions/ffo-40.obf:1: unfinished (node limit): score >= +2\n"
+    );
+    // Without a limit the Reversi score of FFO #40 (+30) and its line.
+    let (code, out, err) = run(&[
+        "show",
+        "positions/ffo-40.obf",
+        "--solve",
+        "--rules",
+        "reversi",
+        "--ascii",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("discs left: black 10, white 10"), "{out}");
+    assert!(out.contains("score +30  pv a2 "), "{out}");
+}
