@@ -269,6 +269,28 @@ pub struct Solver {
     table_rules: (Rules, Scoring),
 }
 
+/// Calls `self.$method::<R>([$first,] state)` with the rules type `R` of `position`'s rules and
+/// `scoring`, and the state that type searches: the board under Othello rules, the board with
+/// its supplies under Reversi rules. The one place where a run's rules become a type.
+macro_rules! by_rules {
+    ($self:ident . $method:ident, $position:expr, $scoring:expr $(, $first:expr)?) => {
+        match ($position.rules(), $scoring) {
+            (Rules::Othello, Scoring::Official) => {
+                $self.$method::<Othello>($($first,)? $position.game.board)
+            }
+            (Rules::Othello, Scoring::Raw) => {
+                $self.$method::<OthelloRules<Raw>>($($first,)? $position.game.board)
+            }
+            (Rules::Reversi, Scoring::Official) => {
+                $self.$method::<ReversiRules<Official>>($($first,)? $position.game)
+            }
+            (Rules::Reversi, Scoring::Raw) => {
+                $self.$method::<ReversiRules<Raw>>($($first,)? $position.game)
+            }
+        }
+    };
+}
+
 impl Solver {
     /// A solver with these options.
     pub fn new(options: SolveOptions) -> Result<Solver, SearchError> {
@@ -363,20 +385,7 @@ impl Solver {
         position: &VariantPosition,
         scoring: Scoring,
     ) -> Result<(), TooManyEmpties> {
-        match (position.rules(), scoring) {
-            (Rules::Othello, Scoring::Official) => {
-                self.check_feasible_in::<Othello>(position.game.board)
-            }
-            (Rules::Othello, Scoring::Raw) => {
-                self.check_feasible_in::<OthelloRules<Raw>>(position.game.board)
-            }
-            (Rules::Reversi, Scoring::Official) => {
-                self.check_feasible_in::<ReversiRules<Official>>(position.game)
-            }
-            (Rules::Reversi, Scoring::Raw) => {
-                self.check_feasible_in::<ReversiRules<Raw>>(position.game)
-            }
-        }
+        by_rules!(self.check_feasible_in, position, scoring)
     }
 
     fn check_feasible_in<R: GameRules>(&mut self, state: R::State) -> Result<(), TooManyEmpties> {
@@ -428,20 +437,7 @@ impl Solver {
         scoring: Scoring,
     ) -> Result<VariantSolution, Unfinished> {
         let plain = position.position();
-        let solution = match (position.rules(), scoring) {
-            (Rules::Othello, Scoring::Official) => {
-                self.try_solve_in::<Othello>(&plain, plain.board)
-            }
-            (Rules::Othello, Scoring::Raw) => {
-                self.try_solve_in::<OthelloRules<Raw>>(&plain, plain.board)
-            }
-            (Rules::Reversi, Scoring::Official) => {
-                self.try_solve_in::<ReversiRules<Official>>(&plain, position.game)
-            }
-            (Rules::Reversi, Scoring::Raw) => {
-                self.try_solve_in::<ReversiRules<Raw>>(&plain, position.game)
-            }
-        }?;
+        let solution = by_rules!(self.try_solve_in, position, scoring, &plain)?;
         Ok(VariantSolution {
             position: *position,
             scoring,
@@ -532,20 +528,7 @@ impl Solver {
         position: &VariantPosition,
         scoring: Scoring,
     ) -> Result<(Vec<MoveScore>, u64), Unfinished> {
-        match (position.rules(), scoring) {
-            (Rules::Othello, Scoring::Official) => {
-                self.try_score_moves_in::<Othello>(position.game.board)
-            }
-            (Rules::Othello, Scoring::Raw) => {
-                self.try_score_moves_in::<OthelloRules<Raw>>(position.game.board)
-            }
-            (Rules::Reversi, Scoring::Official) => {
-                self.try_score_moves_in::<ReversiRules<Official>>(position.game)
-            }
-            (Rules::Reversi, Scoring::Raw) => {
-                self.try_score_moves_in::<ReversiRules<Raw>>(position.game)
-            }
-        }
+        by_rules!(self.try_score_moves_in, position, scoring)
     }
 
     fn try_score_moves_in<R: GameRules>(
@@ -611,20 +594,7 @@ impl Solver {
         position: &VariantPosition,
         scoring: Scoring,
     ) -> Result<(i32, Vec<Option<Square>>, u64), Unfinished> {
-        match (position.rules(), scoring) {
-            (Rules::Othello, Scoring::Official) => {
-                self.try_best_moves_in::<Othello>(position.game.board)
-            }
-            (Rules::Othello, Scoring::Raw) => {
-                self.try_best_moves_in::<OthelloRules<Raw>>(position.game.board)
-            }
-            (Rules::Reversi, Scoring::Official) => {
-                self.try_best_moves_in::<ReversiRules<Official>>(position.game)
-            }
-            (Rules::Reversi, Scoring::Raw) => {
-                self.try_best_moves_in::<ReversiRules<Raw>>(position.game)
-            }
-        }
+        by_rules!(self.try_best_moves_in, position, scoring)
     }
 
     fn try_best_moves_in<R: GameRules>(
