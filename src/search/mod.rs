@@ -4,6 +4,7 @@
 //! about terminals; its options are the plain [`SolveOptions`] struct.
 
 pub mod endgame;
+pub mod last;
 pub mod limit;
 pub mod literal;
 pub mod ordering;
@@ -938,7 +939,7 @@ fn ordered_moves<R: GameRules>(state: &R::State, tt: &Tables) -> Vec<Move> {
         );
         m.value = if m.sq == tt_move {
             i32::MAX
-        } else if board.empties() >= endgame::EVAL_ORDER_MIN {
+        } else if board.empties() >= ordering::EVAL_ORDER_MIN {
             let mut nodes = 0;
             ordering::learned_order(crate::eval::builtin(), np, no, ROOT_SORT_DEPTH, &mut nodes)
         } else {

@@ -4,7 +4,9 @@
 //! transposition table's move; at the deepest nodes it is the learned evaluation
 //! ([`crate::eval`]) of each child, after a 0-4 ply search, with the opponent's mobility.
 
-use crate::board::{legal_moves, neighbours};
+use super::endgame::{Move, Search};
+use crate::board::rules::GameRules;
+use crate::board::{legal_moves, neighbours, Board};
 
 pub use crate::board::CORNERS;
 /// Squares diagonally next to a corner: giving the opponent the corner is usually fatal.
@@ -143,4 +145,64 @@ pub fn learned_order(
         ),
     };
     value - MOBILITY_WEIGHT * mobility
+}
+
+/// From this many empties up, moves are ordered by the learned evaluation of each child (with
+/// the opponent's mobility); below, by fastest-first and parity.
+pub const EVAL_ORDER_MIN: u32 = 12;
+/// From this many empties up, the evaluation of a child comes from a 1-ply search.
+pub const EVAL_DEPTH_1_MIN: u32 = 15;
+/// From this many empties up, from a 2-ply search.
+pub const EVAL_DEPTH_2_MIN: u32 = 17;
+/// From this many empties up, from a 3-ply search.
+pub const EVAL_DEPTH_3_MIN: u32 = 19;
+/// From this many empties up, from a 4-ply search. (FFO #41-#48, one thread, hash 64 MiB,
+/// nodes with the evaluation's own counted, shipped weights, the shallow layer ordered by
+/// replies: 1/2/3/4-ply from 15/19/21/23 empties, 533 M; 14/17/20/22, 490 M; 14/16/19/21,
+/// 471 M; 15/17/19/21, 447 M; 15/16/20/21, 446 M; 5-ply from 24, 542 M; 6-ply from 24, 435 M
+/// but slower.)
+pub const EVAL_DEPTH_4_MIN: u32 = 21;
+/// From this many empties up, from a 6-ply search. (FFO #49, hash 256 MiB: 4-ply only, 619 M
+/// nodes; 6-ply from 24, 518 M. FFO #40-#49 with the shallow layer to 5 and the table from 10:
+/// 6-ply from 24, 881 M; from 23, 922 M.)
+pub const EVAL_DEPTH_6_MIN: u32 = 24;
+
+impl<R: GameRules> Search<'_, R> {
+    /// Gives each move of a deep node its ordering value: the learned evaluation from
+    /// `EVAL_ORDER_MIN` empties up, fastest-first below.
+    pub(super) fn order(&mut self, board: Board, list: &mut [Move], empties: u32) {
+        let odd = odd_region_squares(board.empty());
+        let depth = if empties >= EVAL_DEPTH_6_MIN {
+            6
+        } else if empties >= EVAL_DEPTH_4_MIN {
+            4
+        } else if empties >= EVAL_DEPTH_3_MIN {
+            3
+        } else if empties >= EVAL_DEPTH_2_MIN {
+            2
+        } else if empties >= EVAL_DEPTH_1_MIN {
+            1
+        } else {
+            0
+        };
+        for m in list.iter_mut() {
+            let sq = m.sq as usize;
+            let (np, no) = (
+                board.opponent ^ m.flips,
+                board.player ^ m.flips ^ (1u64 << sq),
+            );
+            if empties >= EVAL_ORDER_MIN {
+                m.value = learned_order(self.weights, np, no, depth, &mut self.nodes);
+                // The ordering searches of one node can cost far more nodes than the budget's
+                // charging interval (a 6-ply search per move): the budget is charged between
+                // them, so a node limit is seen within one of them. A stopped search's values
+                // are never used.
+                if self.stopped() {
+                    return;
+                }
+            } else {
+                m.value = fastest_first(np, no, sq, odd);
+            }
+        }
+    }
 }

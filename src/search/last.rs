@@ -1,0 +1,429 @@
+//! The last empties of the exact solver, below the deep search: `solve_1` (flip counts from
+//! tables), `solve_2`..`solve_4` (no move generation, parity order), `shallow` (fewest replies
+//! first, stability cutoff, no hash table) and, for a rule set where supplies can bind, `leaf`
+//! (a plain negamax over the rules' own play step). All fail-soft alpha-beta on exact final
+//! scores; they see only bitboards (but `leaf`) and serve the rule sets whose state is the board.
+
+use super::endgame::{stability_cutoff, Search, NO_SCORE};
+use super::ordering::SQUARE_CLASSES;
+use crate::board::rules::{GameRules, Scoring};
+use crate::board::{flips, last_flip_count, legal_moves, Bits, Board};
+
+/// At or below this many empties the shallow search (no table) takes over. (FFO #41-#48, one
+/// thread, hash 64 MiB: 7, 646 M nodes; 6, 619 M; 5, 581 M. FFO #49, hash 256 MiB: 6, 619 M;
+/// 5, 580 M.)
+pub const SHALLOW_MAX: u32 = 5;
+/// Below this many empties the stability cutoff costs more than the nodes it saves.
+const STABILITY_MIN: usize = 5;
+
+/// Squares adjacent to each square: a move needs an opponent disc there.
+const fn neighbour_table() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (x, y) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && x >= 0 && x < 8 && y >= 0 && y < 8 {
+                    t[sq] |= 1u64 << (y * 8 + x);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+static NEIGHBOUR: [u64; 64] = neighbour_table();
+
+/// Bit of each square's quadrant in a 4-bit parity mask.
+const fn quadrant_bits() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = 1 << (((sq >> 4) & 2) | ((sq >> 2) & 1));
+        sq += 1;
+    }
+    t
+}
+static QUADRANT_BIT: [u8; 64] = quadrant_bits();
+
+/// The empty squares of a shallow node, in search order.
+#[derive(Clone, Copy)]
+struct Empties {
+    sq: [u8; SHALLOW_MAX as usize],
+    n: usize,
+}
+
+impl Empties {
+    #[inline(always)]
+    fn remove(&mut self, i: usize) {
+        for j in i..self.n - 1 {
+            self.sq[j] = self.sq[j + 1];
+        }
+        self.n -= 1;
+    }
+}
+
+/// A move of a shallow node: its index in the node's empties, the child (from the opponent's
+/// view) and its ordering cost (lower first).
+#[derive(Clone, Copy, Default)]
+struct ShallowMove {
+    index: u8,
+    player: u64,
+    opponent: u64,
+    cost: i32,
+}
+
+impl<R: GameRules> Search<'_, R> {
+    /// The last empties of a rule set whose supplies can bind: negamax over the rules' own play
+    /// step, moves in square order, no table.
+    pub(super) fn leaf(&mut self, state: R::State, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        let moves = R::moves(&state);
+        if moves == 0 {
+            let passed = R::pass(&state);
+            if R::moves(&passed) == 0 {
+                return R::final_score(&R::board(&state));
+            }
+            return -self.leaf(passed, -beta, -alpha);
+        }
+        let mut best = NO_SCORE;
+        for sq in Bits(moves) {
+            let child = R::play(&state, sq, R::flips(&state, sq));
+            let v = -self.leaf(child, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Last empty square `sq`: the mover plays it if they can, else the opponent, else nobody.
+    #[inline(always)]
+    pub(super) fn solve_1(&mut self, player: u64, sq: usize) -> i32 {
+        self.nodes += 1;
+        let base = 2 * player.count_ones() as i32 - 64;
+        let mine = last_flip_count(player, sq) as i32;
+        if mine > 0 {
+            return base + 2 + 2 * mine;
+        }
+        let theirs = last_flip_count(!player & !(1u64 << sq), sq) as i32;
+        if theirs > 0 {
+            base - 2 * theirs
+        } else if R::SCORING != Scoring::Official {
+            // Nobody can move: the square stays empty.
+            R::final_score(&Board {
+                player,
+                opponent: !player & !(1u64 << sq),
+            })
+        } else if base >= 0 {
+            // Nobody can move: the mover has the majority (63 discs, odd) and gets the empty.
+            base + 2
+        } else {
+            base
+        }
+    }
+
+    pub(super) fn solve_2(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        x1: usize,
+        x2: usize,
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut best = NO_SCORE;
+        if NEIGHBOUR[x1] & opponent != 0 {
+            let f = flips(player, opponent, x1);
+            if f != 0 {
+                best = -self.solve_1(opponent ^ f, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOUR[x2] & opponent != 0 {
+            let f = flips(player, opponent, x2);
+            if f != 0 {
+                let v = -self.solve_1(opponent ^ f, x1);
+                return v.max(best);
+            }
+        }
+        if best != NO_SCORE {
+            return best;
+        }
+        if passed {
+            return R::final_score(&Board { player, opponent });
+        }
+        -self.solve_2(opponent, player, -beta, -alpha, x1, x2, true)
+    }
+
+    pub(super) fn solve_3(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [usize; 3],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut best = NO_SCORE;
+        for (x, a, b) in [
+            (sq[0], sq[1], sq[2]),
+            (sq[1], sq[0], sq[2]),
+            (sq[2], sq[0], sq[1]),
+        ] {
+            if NEIGHBOUR[x] & opponent == 0 {
+                continue;
+            }
+            let f = flips(player, opponent, x);
+            if f == 0 {
+                continue;
+            }
+            let v = -self.solve_2(
+                opponent ^ f,
+                player ^ f ^ (1u64 << x),
+                -beta,
+                -alpha,
+                a,
+                b,
+                false,
+            );
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        if best != NO_SCORE {
+            return best;
+        }
+        if passed {
+            return R::final_score(&Board { player, opponent });
+        }
+        -self.solve_3(opponent, player, -beta, -alpha, sq, true)
+    }
+
+    pub(super) fn solve_4(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [usize; 4],
+    ) -> i32 {
+        let parity = sq.iter().fold(0u8, |p, &x| p ^ QUADRANT_BIT[x]);
+        self.solve_4_parity(player, opponent, alpha, beta, sq, parity)
+    }
+
+    /// Four empties: squares alone (odd) in their quadrant go first, keeping the given order
+    /// otherwise.
+    fn solve_4_parity(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [usize; 4],
+        parity: u8,
+    ) -> i32 {
+        let mut ordered = [0usize; 4];
+        let mut k = 0;
+        for odd in [true, false] {
+            for &x in &sq {
+                if (parity & QUADRANT_BIT[x] != 0) == odd {
+                    ordered[k] = x;
+                    k += 1;
+                }
+            }
+        }
+        self.solve_4_ordered(player, opponent, alpha, beta, ordered, false)
+    }
+
+    fn solve_4_ordered(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        sq: [usize; 4],
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let mut best = NO_SCORE;
+        let orders = [
+            (sq[0], [sq[1], sq[2], sq[3]]),
+            (sq[1], [sq[0], sq[2], sq[3]]),
+            (sq[2], [sq[0], sq[1], sq[3]]),
+            (sq[3], [sq[0], sq[1], sq[2]]),
+        ];
+        for (x, rest) in orders {
+            if NEIGHBOUR[x] & opponent == 0 {
+                continue;
+            }
+            let f = flips(player, opponent, x);
+            if f == 0 {
+                continue;
+            }
+            let v = -self.solve_3(
+                opponent ^ f,
+                player ^ f ^ (1u64 << x),
+                -beta,
+                -alpha,
+                rest,
+                false,
+            );
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        if best != NO_SCORE {
+            return best;
+        }
+        if passed {
+            return R::final_score(&Board { player, opponent });
+        }
+        -self.solve_4_ordered(opponent, player, -beta, -alpha, sq, true)
+    }
+
+    /// Entry to the shallow layer: lists the empties once, in square-class order, with the
+    /// parity of each quadrant, so the nodes below never scan the board for empties.
+    pub(super) fn shallow_root(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let empty = !(player | opponent);
+        let mut list = Empties {
+            sq: [0; SHALLOW_MAX as usize],
+            n: 0,
+        };
+        let mut parity = 0u8;
+        for class in SQUARE_CLASSES {
+            for x in Bits(empty & class) {
+                list.sq[list.n] = x as u8;
+                list.n += 1;
+                parity ^= QUADRANT_BIT[x];
+            }
+        }
+        self.shallow(player, opponent, alpha, beta, &list, parity, false)
+    }
+
+    /// 5 to `SHALLOW_MAX` empties: fewest replies left to the opponent first, then squares in
+    /// odd quadrants, then by square class; stability cutoff; no table.
+    fn shallow(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: &Empties,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        let n = list.n;
+        if n >= STABILITY_MIN {
+            if let Some(cut) = stability_cutoff(player, opponent, alpha, n as u32) {
+                return cut;
+            }
+        }
+        // Every move with its child and cost: the opponent's replies, less a bonus for an odd
+        // quadrant. The list is in square-class order, so equal costs keep that order.
+        let mut moves = [ShallowMove::default(); SHALLOW_MAX as usize];
+        let mut k = 0;
+        for i in 0..n {
+            let x = list.sq[i] as usize;
+            if NEIGHBOUR[x] & opponent == 0 {
+                continue;
+            }
+            let f = flips(player, opponent, x);
+            if f == 0 {
+                continue;
+            }
+            let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << x));
+            let odd = parity & QUADRANT_BIT[x] != 0;
+            moves[k] = ShallowMove {
+                index: i as u8,
+                player: p,
+                opponent: o,
+                cost: ((legal_moves(p, o).count_ones() as i32) << 4) - if odd { 8 } else { 0 },
+            };
+            k += 1;
+        }
+        if k == 0 {
+            if passed {
+                return R::final_score(&Board { player, opponent });
+            }
+            return -self.shallow(opponent, player, -beta, -alpha, list, parity, true);
+        }
+        let mut best = NO_SCORE;
+        for i in 0..k {
+            // Selection: a cutoff on the first move, the usual case, needs no full sort.
+            let mut j = i;
+            for l in i + 1..k {
+                if moves[l].cost < moves[j].cost {
+                    j = l;
+                }
+            }
+            moves.swap(i, j);
+            let m = moves[i];
+            let x = list.sq[m.index as usize] as usize;
+            let mut rest = *list;
+            rest.remove(m.index as usize);
+            let child_parity = parity ^ QUADRANT_BIT[x];
+            let v = if n == 5 {
+                let s = &rest.sq;
+                -self.solve_4_parity(
+                    m.player,
+                    m.opponent,
+                    -beta,
+                    -alpha,
+                    [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
+                    child_parity,
+                )
+            } else {
+                -self.shallow(
+                    m.player,
+                    m.opponent,
+                    -beta,
+                    -alpha,
+                    &rest,
+                    child_parity,
+                    false,
+                )
+            };
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        best
+    }
+}
