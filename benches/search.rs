@@ -15,7 +15,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use osolve::board::random::Rng;
 use osolve::board::Board;
 use osolve::notation::parse_position;
-use osolve::search::tt::{ShallowTable, TranspositionTable};
+use osolve::search::tt::{ShallowTable, TranspositionTable, EXACT};
 use osolve::search::{SolveOptions, Solver};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -131,7 +131,7 @@ fn tables(c: &mut Criterion) {
         // The DashMap table of the deep search, filled with every board first so probes hit.
         let deep = TranspositionTable::new(64);
         for (board, hash) in sets.iter().flatten() {
-            deep.store(board, *hash, 20, 0, 1, 4, 12);
+            deep.store(board, *hash, 20, 0, 1, 4, 12, EXACT);
         }
         group.bench_function(BenchmarkId::new("deep_probe", threads), |b| {
             b.iter_custom(|iters| {
@@ -146,7 +146,7 @@ fn tables(c: &mut Criterion) {
                 run_threads(threads, iters, |t, i| {
                     let (board, hash) = &sets[t][i & (BOARDS - 1)];
                     let score = (i & 31) as i32 - 16;
-                    deep.store(black_box(board), *hash, 20, -1, 1, score, 12);
+                    deep.store(black_box(board), *hash, 20, -1, 1, score, 12, EXACT);
                 })
             });
         });

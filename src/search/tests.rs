@@ -406,3 +406,48 @@ fn deep_rule_sets_agree_across_threads() {
         );
     }
 }
+
+#[test]
+fn aggressive_selective_searches_never_change_a_score() {
+    // Selective searches with tiny margins cut almost everywhere and store wrong bounds in the
+    // table; the exact search on the same table must still find the exact score (it takes only
+    // their moves), under every window.
+    let mut rng = Rng(8128);
+    let tt = tt::Tables::new(8);
+    let stop = Cancel::root();
+    for i in 0..60 {
+        let e = endgame::PROBCUT_MIN + 1 + (i % 4) as u32;
+        let p = random_position(&mut rng, e);
+        let plain = tt::Tables::new(8);
+        let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(p.board, -64, 64);
+        tt.clear();
+        for margin in [0, 2, 5] {
+            let mut s = Search::<Othello>::new(&tt, &stop, u32::MAX);
+            s.selective = Some(endgame::Selectivity { margin });
+            s.search(p.board, -64, 64);
+        }
+        let v = Search::<Othello>::new(&tt, &stop, u32::MAX).search(p.board, -64, 64);
+        assert_eq!(v, exact, "position {:?}", p);
+        let (a, b) = (exact - 3, exact + 1);
+        let v = Search::<Othello>::new(&tt, &stop, u32::MAX).search(p.board, a, b);
+        assert_eq!(v, exact, "window {a}..{b}, position {:?}", p);
+    }
+}
+
+#[test]
+fn solve_after_selective_searches_agrees_with_every_moves_score() {
+    // From `SELECTIVE_MIN` empties up, `solve` runs selective searches first; `score_moves`
+    // does not: the best of its exact move scores is the solve's score, on one and two threads.
+    let mut rng = Rng(4242);
+    for threads in [1, 2] {
+        let mut s = solver(threads, 32);
+        for i in 0..6 {
+            let p = random_position(&mut rng, SELECTIVE_MIN + (i % 2) as u32);
+            s.clear();
+            let sol = s.solve(&p).unwrap();
+            s.clear();
+            let (scores, _) = s.score_moves(&p).unwrap();
+            assert_eq!(sol.score, scores[0].score, "position {:?}", p);
+        }
+    }
+}

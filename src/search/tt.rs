@@ -26,6 +26,10 @@ pub struct Entry {
     pub empties: u8,
     /// Search generation that wrote the entry: older generations are replaced first.
     pub generation: u8,
+    /// How exactly the bounds were searched: [`EXACT`], or the margin in discs of the
+    /// selective search that wrote them (its bounds are guesses: a search takes bounds only
+    /// from entries at least as exact as itself, the move from any).
+    pub cut: u8,
 }
 
 /// The bounds a fail-soft search with window (`alpha`, `beta`) proved when it returned `score`:
@@ -40,6 +44,9 @@ fn bounds(alpha: i32, beta: i32, score: i32) -> (i32, i32) {
         (score, score)
     }
 }
+
+/// `Entry::cut` of bounds from the exact search.
+pub const EXACT: u8 = u8::MAX;
 
 /// `Entry::best` when no move is known.
 pub const NO_MOVE: u8 = 64;
@@ -136,6 +143,7 @@ impl TranspositionTable {
         beta: i32,
         score: i32,
         best: u8,
+        cut: u8,
     ) {
         let (lower, upper) = bounds(alpha, beta, score);
         let generation = self.generation.load(Ordering::Relaxed);
@@ -147,12 +155,22 @@ impl TranspositionTable {
             best,
             empties: empties as u8,
             generation,
+            cut,
         };
         let mut slot = self.map.entry(self.bucket_of(hash)).or_default();
         let bucket = slot.value_mut();
         // Same board: tighten the bounds already known.
         for e in bucket.iter_mut() {
             if e.player == board.player && e.opponent == board.opponent && e.empties != 0 {
+                if e.cut != cut {
+                    // More exact bounds replace guesses; guesses never touch more exact bounds.
+                    if cut > e.cut {
+                        *e = fresh;
+                    } else if best != NO_MOVE {
+                        e.best = best;
+                    }
+                    return;
+                }
                 e.lower = e.lower.max(fresh.lower);
                 e.upper = e.upper.min(fresh.upper);
                 if e.lower > e.upper {
@@ -306,10 +324,10 @@ mod tests {
         let b = Board::start();
         let h = b.hash();
         assert!(tt.probe(&b, h).is_none());
-        tt.store(&b, h, 60, -10, 10, 20, 19); // fail high: lower 20
+        tt.store(&b, h, 60, -10, 10, 20, 19, EXACT); // fail high: lower 20
         let e = tt.probe(&b, h).unwrap();
         assert_eq!((e.lower, e.upper, e.best), (20, 64, 19));
-        tt.store(&b, h, 60, 20, 30, 25, NO_MOVE); // exact 25
+        tt.store(&b, h, 60, 20, 30, 25, NO_MOVE, EXACT); // exact 25
         let e = tt.probe(&b, h).unwrap();
         assert_eq!((e.lower, e.upper, e.best), (25, 25, 19));
     }
@@ -326,7 +344,7 @@ mod tests {
                 opponent: o,
             };
             // Force collisions: every board uses the same hash.
-            tt.store(&b, 12345, 20, 0, 1, 5, 3);
+            tt.store(&b, 12345, 20, 0, 1, 5, 3, EXACT);
             boards.push(b);
         }
         for b in &boards[..boards.len() - 2] {
@@ -348,7 +366,7 @@ mod tests {
                 player: p,
                 opponent: o,
             };
-            tt.store(&b, b.hash(), 20, 0, 1, 5, 3);
+            tt.store(&b, b.hash(), 20, 0, 1, 5, 3, EXACT);
         }
         assert!(tt.len() as u64 <= tt.buckets());
         assert_eq!(tt.map.capacity(), capacity, "the map must never grow");
