@@ -427,3 +427,101 @@ impl<R: GameRules> Search<'_, R> {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::endgame::Cancel;
+    use super::super::tt::Tables;
+    use super::*;
+    use crate::board::random::{random_position, Rng};
+    use crate::board::rules::{Official, OthelloRules, Raw, Score};
+
+    /// Plain minimax under the scoring of `R`: the oracle of every kernel here.
+    fn minimax<R: GameRules<State = Board>>(board: Board) -> i32 {
+        let moves = board.moves();
+        if moves == 0 {
+            if board.pass().moves() == 0 {
+                return R::final_score(&board);
+            }
+            return -minimax::<R>(board.pass());
+        }
+        Bits(moves)
+            .map(|sq| -minimax::<R>(board.play_flips(sq, board.flips(sq))))
+            .max()
+            .unwrap_or(i32::MIN)
+    }
+
+    /// A board with `empties` empty squares: half the time a random filling (many passes and
+    /// dead squares), half the time a position reached by random play.
+    fn board_with(rng: &mut Rng, empties: u32) -> Board {
+        if rng.next_u64() % 2 == 0 {
+            return random_position(rng, empties).board;
+        }
+        let mut empty = 0u64;
+        while empty.count_ones() < empties {
+            empty |= 1u64 << rng.below(64);
+        }
+        let player = rng.next_u64() & !empty;
+        Board {
+            player,
+            opponent: !player & !empty,
+        }
+    }
+
+    /// The kernel for the empties of `board`, called the way the search calls it.
+    fn kernel<R: GameRules<State = Board>>(
+        search: &mut Search<'_, R>,
+        board: Board,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let empty = board.empty();
+        let sq: Vec<usize> = Bits(empty).collect();
+        let (p, o) = (board.player, board.opponent);
+        match sq.len() {
+            1 => search.solve_1(p, sq[0]),
+            2 => search.solve_2(p, o, alpha, beta, sq[0], sq[1], false),
+            3 => search.solve_3(p, o, alpha, beta, [sq[0], sq[1], sq[2]], false),
+            4 => search.solve_4(p, o, alpha, beta, [sq[0], sq[1], sq[2], sq[3]]),
+            _ => search.shallow_root(p, o, alpha, beta),
+        }
+    }
+
+    /// Every kernel from 1 to `SHALLOW_MAX` empties, under the scoring `S`, gives the exact
+    /// score with the full window and a correct fail-soft bound with narrow ones.
+    fn kernels_match_minimax<S: Score>(seed: u64, count: usize) {
+        let tables = Tables::new(1);
+        let stop = Cancel::root();
+        let mut search = Search::<OthelloRules<S>>::new(&tables, &stop, u32::MAX);
+        let mut rng = Rng(seed);
+        for i in 0..count {
+            let empties = 1 + (i as u32 % SHALLOW_MAX);
+            let board = board_with(&mut rng, empties);
+            let exact = minimax::<OthelloRules<S>>(board);
+            let full = kernel(&mut search, board, -64, 64);
+            assert_eq!(full, exact, "{board:?} ({:?})", S::SCORING);
+            for _ in 0..3 {
+                let alpha = rng.below(129) as i32 - 65;
+                let beta = (alpha + 1 + rng.below(6) as i32).min(64);
+                let v = kernel(&mut search, board, alpha, beta);
+                if v <= alpha {
+                    assert!(exact <= v, "{board:?} [{alpha},{beta}] {v} {exact}");
+                } else if v >= beta {
+                    assert!(exact >= v, "{board:?} [{alpha},{beta}] {v} {exact}");
+                } else {
+                    assert_eq!(v, exact, "{board:?} [{alpha},{beta}]");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_match_minimax_under_official_scoring() {
+        kernels_match_minimax::<Official>(31, 40_000);
+    }
+
+    #[test]
+    fn kernels_match_minimax_under_raw_scoring() {
+        kernels_match_minimax::<Raw>(32, 40_000);
+    }
+}
