@@ -15,6 +15,9 @@ use crate::board::{flips, last_flip_count, legal_moves, Bits, Board};
 pub const SHALLOW_MAX: u32 = 5;
 /// Below this many empties the stability cutoff costs more than the nodes it saves.
 const STABILITY_MIN: usize = 5;
+/// From this many empties the shallow layer orders moves by the opponent's replies; below, by
+/// parity alone (counting replies costs more than the nodes it saves there).
+const REPLIES_ORDER_MIN: usize = 6;
 
 /// Squares adjacent to each square: a move needs an opponent disc there.
 const fn neighbour_table() -> [u64; 64] {
@@ -373,6 +376,9 @@ impl<R: GameRules> Search<'_, R> {
                 return cut;
             }
         }
+        if n < REPLIES_ORDER_MIN {
+            return self.shallow_by_parity(player, opponent, alpha, beta, list, parity, passed);
+        }
         // Every move with its child and cost: the opponent's replies, less a bonus for an odd
         // quadrant. The list is in square-class order, so equal costs keep that order.
         let mut moves = [ShallowMove::default(); SHALLOW_MAX as usize];
@@ -413,31 +419,7 @@ impl<R: GameRules> Search<'_, R> {
             }
             moves.swap(i, j);
             let m = moves[i];
-            let x = list.sq[m.index as usize] as usize;
-            let mut rest = *list;
-            rest.remove(m.index as usize);
-            let child_parity = parity ^ QUADRANT_BIT[x];
-            let v = if n == 5 {
-                let s = &rest.sq;
-                -self.solve_4_parity(
-                    m.player,
-                    m.opponent,
-                    -beta,
-                    -alpha,
-                    [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
-                    child_parity,
-                )
-            } else {
-                -self.shallow(
-                    m.player,
-                    m.opponent,
-                    -beta,
-                    -alpha,
-                    &rest,
-                    child_parity,
-                    false,
-                )
-            };
+            let v = -self.shallow_child(m.player, m.opponent, -beta, -alpha, list, m.index, parity);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -447,6 +429,96 @@ impl<R: GameRules> Search<'_, R> {
             }
         }
         best
+    }
+
+    /// Below `REPLIES_ORDER_MIN` empties: squares in odd quadrants first, then the others,
+    /// each group in square-class order; a move's flips are computed only when it is tried.
+    #[allow(clippy::too_many_arguments)]
+    fn shallow_by_parity(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: &Empties,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        let n = list.n;
+        let mut odd = 0u32;
+        for i in 0..n {
+            odd |= ((parity & QUADRANT_BIT[list.sq[i] as usize] != 0) as u32) << i;
+        }
+        let all = (1u32 << n) - 1;
+        let mut best = NO_SCORE;
+        for group in [odd, all & !odd] {
+            for i in Bits(group as u64) {
+                let x = list.sq[i] as usize;
+                if NEIGHBOUR[x] & opponent == 0 {
+                    continue;
+                }
+                let f = flips(player, opponent, x);
+                if f == 0 {
+                    continue;
+                }
+                let v = -self.shallow_child(
+                    opponent ^ f,
+                    player ^ f ^ (1u64 << x),
+                    -beta,
+                    -alpha,
+                    list,
+                    i as u8,
+                    parity,
+                );
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    alpha = alpha.max(v);
+                }
+            }
+        }
+        if best != NO_SCORE {
+            return best;
+        }
+        if passed {
+            return R::final_score(&Board { player, opponent });
+        }
+        -self.shallow(opponent, player, -beta, -alpha, list, parity, true)
+    }
+
+    /// The child after the move on the `index`-th empty of `list`: 4 empties left go to the
+    /// dedicated solver, more to `shallow`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn shallow_child(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        list: &Empties,
+        index: u8,
+        parity: u8,
+    ) -> i32 {
+        let x = list.sq[index as usize] as usize;
+        let mut rest = *list;
+        rest.remove(index as usize);
+        let child_parity = parity ^ QUADRANT_BIT[x];
+        if list.n == 5 {
+            let s = &rest.sq;
+            self.solve_4_parity(
+                player,
+                opponent,
+                alpha,
+                beta,
+                [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
+                child_parity,
+            )
+        } else {
+            self.shallow(player, opponent, alpha, beta, &rest, child_parity, false)
+        }
     }
 }
 
