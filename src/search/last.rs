@@ -7,7 +7,7 @@
 use super::endgame::{stability_cutoff, Search, NO_SCORE};
 use super::ordering::SQUARE_CLASSES;
 use crate::board::rules::{GameRules, Scoring};
-use crate::board::{flips, last_flip_count, legal_moves, Bits, Board};
+use crate::board::{flips, legal_moves, Bits, Board, LastLines};
 
 /// At or below this many empties the shallow search (no table) takes over. (FFO #41-#48, one
 /// thread, hash 64 MiB: 7, 646 M nodes; 6, 619 M; 5, 581 M. FFO #49, hash 256 MiB: 6, 619 M;
@@ -15,6 +15,8 @@ use crate::board::{flips, last_flip_count, legal_moves, Bits, Board};
 pub const SHALLOW_MAX: u32 = 5;
 /// Below this many empties the stability cutoff costs more than the nodes it saves.
 const STABILITY_MIN: usize = 5;
+/// Below every score: a window bound that never cuts.
+const SCORE_LIMIT: i32 = 65;
 /// From this many empties the shallow layer orders moves by the opponent's replies; below, by
 /// parity alone (counting replies costs more than the nodes it saves there).
 const REPLIES_ORDER_MIN: usize = 6;
@@ -141,26 +143,39 @@ impl<R: GameRules> Search<'_, R> {
     /// Last empty square `sq`: the mover plays it if they can, else the opponent, else nobody.
     #[inline(always)]
     pub(super) fn solve_1(&mut self, player: u64, sq: usize) -> i32 {
+        self.solve_1_above(player, -SCORE_LIMIT, sq)
+    }
+
+    /// `solve_1`, fail-soft below `alpha`: when the mover cannot play the square and even
+    /// the best case left (nobody plays it) is at or below `alpha`, that bound is the answer
+    /// and the opponent's flips are not counted.
+    #[inline(always)]
+    fn solve_1_above(&mut self, player: u64, alpha: i32, sq: usize) -> i32 {
         self.nodes += 1;
         let base = 2 * player.count_ones() as i32 - 64;
-        let mine = last_flip_count(player, sq) as i32;
+        let lines = LastLines::new(player, sq);
+        let mine = lines.player_flips() as i32;
         if mine > 0 {
             return base + 2 + 2 * mine;
         }
-        let theirs = last_flip_count(!player & !(1u64 << sq), sq) as i32;
-        if theirs > 0 {
-            base - 2 * theirs
-        } else if R::SCORING != Scoring::Official {
-            // Nobody can move: the square stays empty.
-            R::final_score(&Board {
-                player,
-                opponent: !player & !(1u64 << sq),
-            })
+        // Nobody can move: official scoring gives the empty square to the majority (63 discs,
+        // odd), raw scoring leaves it empty.
+        let nobody = if R::SCORING != Scoring::Official {
+            base + 1
         } else if base >= 0 {
-            // Nobody can move: the mover has the majority (63 discs, odd) and gets the empty.
             base + 2
         } else {
             base
+        };
+        // An opponent's move scores at most base - 2, below `nobody`.
+        if nobody <= alpha {
+            return nobody;
+        }
+        let theirs = lines.opponent_flips() as i32;
+        if theirs > 0 {
+            base - 2 * theirs
+        } else {
+            nobody
         }
     }
 
@@ -179,7 +194,7 @@ impl<R: GameRules> Search<'_, R> {
         if NEIGHBOUR[x1] & opponent != 0 {
             let f = flips(player, opponent, x1);
             if f != 0 {
-                best = -self.solve_1(opponent ^ f, x2);
+                best = -self.solve_1_above(opponent ^ f, -beta, x2);
                 if best >= beta {
                     return best;
                 }
@@ -188,7 +203,7 @@ impl<R: GameRules> Search<'_, R> {
         if NEIGHBOUR[x2] & opponent != 0 {
             let f = flips(player, opponent, x2);
             if f != 0 {
-                let v = -self.solve_1(opponent ^ f, x1);
+                let v = -self.solve_1_above(opponent ^ f, -beta, x1);
                 return v.max(best);
             }
         }
@@ -573,7 +588,8 @@ mod tests {
         let sq: Vec<usize> = Bits(empty).collect();
         let (p, o) = (board.player, board.opponent);
         match sq.len() {
-            1 => search.solve_1(p, sq[0]),
+            1 if alpha == -64 => search.solve_1(p, sq[0]),
+            1 => search.solve_1_above(p, alpha, sq[0]),
             2 => search.solve_2(p, o, alpha, beta, sq[0], sq[1], false),
             3 => search.solve_3(p, o, alpha, beta, [sq[0], sq[1], sq[2]], false),
             4 => search.solve_4(p, o, alpha, beta, [sq[0], sq[1], sq[2], sq[3]]),
