@@ -563,7 +563,7 @@ mod tests {
     /// A board with `empties` empty squares: half the time a random filling (many passes and
     /// dead squares), half the time a position reached by random play.
     fn board_with(rng: &mut Rng, empties: u32) -> Board {
-        if rng.next_u64() % 2 == 0 {
+        if rng.next_u64() & 1 == 0 {
             return random_position(rng, empties).board;
         }
         let mut empty = 0u64;
