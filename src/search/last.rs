@@ -9,10 +9,11 @@ use super::ordering::SQUARE_CLASSES;
 use crate::board::rules::{GameRules, Scoring};
 use crate::board::{flips, legal_moves, Bits, Board, LastLines};
 
-/// At or below this many empties the shallow search (no table) takes over. (FFO #41-#48, one
-/// thread, hash 64 MiB: 7, 646 M nodes; 6, 619 M; 5, 581 M. FFO #49, hash 256 MiB: 6, 619 M;
-/// 5, 580 M.)
-pub const SHALLOW_MAX: u32 = 5;
+/// At or below this many empties the shallow search (no table) takes over. Counted in
+/// instructions, not nodes: FFO #40-#44, one thread, hash 256 MiB, with parity order at 5
+/// empties: 5, 94.7 M nodes and 33.89 G instructions; 6, 100.4 M nodes and 32.93 G
+/// (docs/performance-last.md).
+pub const SHALLOW_MAX: u32 = 6;
 /// Below this many empties the stability cutoff costs more than the nodes it saves.
 const STABILITY_MIN: usize = 5;
 /// Below every score: a window bound that never cuts.
