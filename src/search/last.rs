@@ -1,8 +1,9 @@
 //! The last empties of the exact solver, below the deep search: `solve_1` (flip counts from
 //! tables), `solve_2`..`solve_4` (no move generation, parity order), `shallow` (fewest replies
-//! first, stability cutoff, no hash table) and, for a rule set where supplies can bind, `leaf`
-//! (a plain negamax over the rules' own play step). All fail-soft alpha-beta on exact final
-//! scores; they see only bitboards (but `leaf`) and serve the rule sets whose state is the board.
+//! first from 6 empties, parity alone at 5, stability cutoff, no hash table) and, for a rule
+//! set where supplies can bind, `leaf` (a plain negamax over the rules' own play step). All
+//! fail-soft alpha-beta on exact final scores; they see only bitboards (but `leaf`) and serve
+//! the rule sets whose state is the board.
 
 use super::endgame::{stability_cutoff, Search, NO_SCORE};
 use super::ordering::SQUARE_CLASSES;
@@ -373,8 +374,9 @@ impl<R: GameRules> Search<'_, R> {
         self.shallow(player, opponent, alpha, beta, &list, parity, false)
     }
 
-    /// 5 to `SHALLOW_MAX` empties: fewest replies left to the opponent first, then squares in
-    /// odd quadrants, then by square class; stability cutoff; no table.
+    /// 5 to `SHALLOW_MAX` empties: from `REPLIES_ORDER_MIN` empties fewest replies left to the
+    /// opponent first, then squares in odd quadrants, then by square class (below it parity and
+    /// class alone); stability cutoff; no table.
     fn shallow(
         &mut self,
         player: u64,
