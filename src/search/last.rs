@@ -15,8 +15,10 @@ use crate::board::{flips, legal_moves, Bits, Board, LastLines};
 /// empties: 5, 94.7 M nodes and 33.89 G instructions; 6, 100.4 M nodes and 32.93 G
 /// (docs/performance-last.md).
 pub const SHALLOW_MAX: u32 = 6;
-/// Below this many empties the stability cutoff costs more than the nodes it saves.
-const STABILITY_MIN: usize = 5;
+/// Below this many empties the stability cutoff costs more than the nodes it saves (FFO
+/// #40-#44, one thread: from 5, 100.4 M nodes and 32.93 G instructions; from 6, 101.2 M and
+/// 32.79 G).
+const STABILITY_MIN: usize = 6;
 /// Below every score: a window bound that never cuts.
 const SCORE_LIMIT: i32 = 65;
 /// From this many empties the shallow layer orders moves by the opponent's replies; below, by
