@@ -32,15 +32,24 @@ pub fn flips_avx2(player: u64, opponent: u64, sq: usize) -> u64 {
         let hi_run = _mm256_add_epi64(hi_outflank, _mm256_set1_epi64x(-1));
         let hi_flips = _mm256_andnot_si256(hi_none, _mm256_and_si256(hi_run, hi_mask));
 
-        // Lower rays: the highest non-opponent square. Smear it down, then keep the top bit.
+        // Lower rays: the highest non-opponent square. Smearing it down along the ray's own
+        // step (1, 8, 9 or 7 bits: three shifts cover the 7 squares a ray can have) marks it
+        // and every square below it; it is the one marked square whose upper neighbour on the
+        // ray is unmarked. Squares the shifts push off the ray lie below the ray's end, and
+        // the final mask drops them.
+        // The step of each lower ray of `LOWER`: west, north, north-west, north-east.
+        let step = _mm256_set_epi64x(7, 9, 8, 1);
         let lo_blockers = _mm256_andnot_si256(o, lo_mask);
-        let mut smear = _mm256_or_si256(lo_blockers, _mm256_srli_epi64(lo_blockers, 1));
-        smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 2));
-        smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 4));
-        smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 8));
-        smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 16));
-        smear = _mm256_or_si256(smear, _mm256_srli_epi64(smear, 32));
-        let lo_nearest = _mm256_andnot_si256(_mm256_srli_epi64(smear, 1), smear);
+        let mut smear = _mm256_or_si256(lo_blockers, _mm256_srlv_epi64(lo_blockers, step));
+        smear = _mm256_or_si256(
+            smear,
+            _mm256_srlv_epi64(smear, _mm256_set_epi64x(14, 18, 16, 2)),
+        );
+        smear = _mm256_or_si256(
+            smear,
+            _mm256_srlv_epi64(smear, _mm256_set_epi64x(28, 36, 32, 4)),
+        );
+        let lo_nearest = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), smear);
         let lo_outflank = _mm256_and_si256(lo_nearest, p);
         // -outflank << 1: every bit above the outflank square.
         let lo_above = _mm256_slli_epi64(_mm256_sub_epi64(zero, lo_outflank), 1);

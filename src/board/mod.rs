@@ -13,7 +13,7 @@ pub mod random;
 pub mod rules;
 
 pub use flip::{flips, flips_portable};
-pub use last_flip::last_flip_count;
+pub use last_flip::{last_flip_count, LastLines};
 pub use moves::{legal_moves, neighbours};
 
 use std::fmt;

@@ -1,20 +1,29 @@
 //! The last empties of the exact solver, below the deep search: `solve_1` (flip counts from
 //! tables), `solve_2`..`solve_4` (no move generation, parity order), `shallow` (fewest replies
-//! first, stability cutoff, no hash table) and, for a rule set where supplies can bind, `leaf`
-//! (a plain negamax over the rules' own play step). All fail-soft alpha-beta on exact final
-//! scores; they see only bitboards (but `leaf`) and serve the rule sets whose state is the board.
+//! first from 6 empties, parity alone at 5, stability cutoff, no hash table) and, for a rule
+//! set where supplies can bind, `leaf` (a plain negamax over the rules' own play step). All
+//! fail-soft alpha-beta on exact final scores; they see only bitboards (but `leaf`) and serve
+//! the rule sets whose state is the board.
 
 use super::endgame::{stability_cutoff, Search, NO_SCORE};
 use super::ordering::SQUARE_CLASSES;
 use crate::board::rules::{GameRules, Scoring};
-use crate::board::{flips, last_flip_count, legal_moves, Bits, Board};
+use crate::board::{flips, legal_moves, Bits, Board, LastLines};
 
-/// At or below this many empties the shallow search (no table) takes over. (FFO #41-#48, one
-/// thread, hash 64 MiB: 7, 646 M nodes; 6, 619 M; 5, 581 M. FFO #49, hash 256 MiB: 6, 619 M;
-/// 5, 580 M.)
-pub const SHALLOW_MAX: u32 = 5;
-/// Below this many empties the stability cutoff costs more than the nodes it saves.
-const STABILITY_MIN: usize = 5;
+/// At or below this many empties the shallow search (no table) takes over. Counted in
+/// instructions, not nodes: FFO #40-#44, one thread, hash 256 MiB, with parity order at 5
+/// empties: 5, 94.7 M nodes and 33.89 G instructions; 6, 100.4 M nodes and 32.93 G
+/// (docs/performance-last.md).
+pub const SHALLOW_MAX: u32 = 6;
+/// Below this many empties the stability cutoff costs more than the nodes it saves (FFO
+/// #40-#44, one thread: from 5, 100.4 M nodes and 32.93 G instructions; from 6, 101.2 M and
+/// 32.79 G).
+const STABILITY_MIN: usize = 6;
+/// Below every score: a window bound that never cuts.
+const SCORE_LIMIT: i32 = 65;
+/// From this many empties the shallow layer orders moves by the opponent's replies; below, by
+/// parity alone (counting replies costs more than the nodes it saves there).
+const REPLIES_ORDER_MIN: usize = 6;
 
 /// Squares adjacent to each square: a move needs an opponent disc there.
 const fn neighbour_table() -> [u64; 64] {
@@ -51,6 +60,32 @@ const fn quadrant_bits() -> [u8; 64] {
     t
 }
 static QUADRANT_BIT: [u8; 64] = quadrant_bits();
+
+/// For each mask of which of four squares lie in an odd quadrant (bit i: square i): the
+/// indices of the four, odd ones first, each group in its given order. A table, because the
+/// loop that builds the order cost more than the rest of a 4-empties node's bookkeeping.
+const fn parity_orders() -> [[u8; 4]; 16] {
+    let mut t = [[0u8; 4]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut k = 0;
+        let mut pass = 0;
+        while pass < 2 {
+            let mut i = 0;
+            while i < 4 {
+                if ((mask >> i) & 1 == 1) == (pass == 0) {
+                    t[mask][k] = i as u8;
+                    k += 1;
+                }
+                i += 1;
+            }
+            pass += 1;
+        }
+        mask += 1;
+    }
+    t
+}
+static PARITY_ORDER: [[u8; 4]; 16] = parity_orders();
 
 /// The empty squares of a shallow node, in search order.
 #[derive(Clone, Copy)]
@@ -112,26 +147,39 @@ impl<R: GameRules> Search<'_, R> {
     /// Last empty square `sq`: the mover plays it if they can, else the opponent, else nobody.
     #[inline(always)]
     pub(super) fn solve_1(&mut self, player: u64, sq: usize) -> i32 {
+        self.solve_1_above(player, -SCORE_LIMIT, sq)
+    }
+
+    /// `solve_1`, fail-soft below `alpha`: when the mover cannot play the square and even
+    /// the best case left (nobody plays it) is at or below `alpha`, that bound is the answer
+    /// and the opponent's flips are not counted.
+    #[inline(always)]
+    fn solve_1_above(&mut self, player: u64, alpha: i32, sq: usize) -> i32 {
         self.nodes += 1;
         let base = 2 * player.count_ones() as i32 - 64;
-        let mine = last_flip_count(player, sq) as i32;
+        let lines = LastLines::new(player, sq);
+        let mine = lines.player_flips() as i32;
         if mine > 0 {
             return base + 2 + 2 * mine;
         }
-        let theirs = last_flip_count(!player & !(1u64 << sq), sq) as i32;
-        if theirs > 0 {
-            base - 2 * theirs
-        } else if R::SCORING != Scoring::Official {
-            // Nobody can move: the square stays empty.
-            R::final_score(&Board {
-                player,
-                opponent: !player & !(1u64 << sq),
-            })
+        // Nobody can move: official scoring gives the empty square to the majority (63 discs,
+        // odd), raw scoring leaves it empty.
+        let nobody = if R::SCORING != Scoring::Official {
+            base + 1
         } else if base >= 0 {
-            // Nobody can move: the mover has the majority (63 discs, odd) and gets the empty.
             base + 2
         } else {
             base
+        };
+        // An opponent's move scores at most base - 2, below `nobody`.
+        if nobody <= alpha {
+            return nobody;
+        }
+        let theirs = lines.opponent_flips() as i32;
+        if theirs > 0 {
+            base - 2 * theirs
+        } else {
+            nobody
         }
     }
 
@@ -150,7 +198,7 @@ impl<R: GameRules> Search<'_, R> {
         if NEIGHBOUR[x1] & opponent != 0 {
             let f = flips(player, opponent, x1);
             if f != 0 {
-                best = -self.solve_1(opponent ^ f, x2);
+                best = -self.solve_1_above(opponent ^ f, -beta, x2);
                 if best >= beta {
                     return best;
                 }
@@ -159,7 +207,7 @@ impl<R: GameRules> Search<'_, R> {
         if NEIGHBOUR[x2] & opponent != 0 {
             let f = flips(player, opponent, x2);
             if f != 0 {
-                let v = -self.solve_1(opponent ^ f, x1);
+                let v = -self.solve_1_above(opponent ^ f, -beta, x1);
                 return v.max(best);
             }
         }
@@ -244,16 +292,12 @@ impl<R: GameRules> Search<'_, R> {
         sq: [usize; 4],
         parity: u8,
     ) -> i32 {
-        let mut ordered = [0usize; 4];
-        let mut k = 0;
-        for odd in [true, false] {
-            for &x in &sq {
-                if (parity & QUADRANT_BIT[x] != 0) == odd {
-                    ordered[k] = x;
-                    k += 1;
-                }
-            }
+        let mut odd = 0usize;
+        for (i, &x) in sq.iter().enumerate() {
+            odd |= ((parity & QUADRANT_BIT[x] != 0) as usize) << i;
         }
+        let order = PARITY_ORDER[odd];
+        let ordered = order.map(|i| sq[i as usize]);
         self.solve_4_ordered(player, opponent, alpha, beta, ordered, false)
     }
 
@@ -332,8 +376,9 @@ impl<R: GameRules> Search<'_, R> {
         self.shallow(player, opponent, alpha, beta, &list, parity, false)
     }
 
-    /// 5 to `SHALLOW_MAX` empties: fewest replies left to the opponent first, then squares in
-    /// odd quadrants, then by square class; stability cutoff; no table.
+    /// 5 to `SHALLOW_MAX` empties: from `REPLIES_ORDER_MIN` empties fewest replies left to the
+    /// opponent first, then squares in odd quadrants, then by square class (below it parity and
+    /// class alone); stability cutoff; no table.
     fn shallow(
         &mut self,
         player: u64,
@@ -350,6 +395,9 @@ impl<R: GameRules> Search<'_, R> {
             if let Some(cut) = stability_cutoff(player, opponent, alpha, n as u32) {
                 return cut;
             }
+        }
+        if n < REPLIES_ORDER_MIN {
+            return self.shallow_by_parity(player, opponent, alpha, beta, list, parity, passed);
         }
         // Every move with its child and cost: the opponent's replies, less a bonus for an odd
         // quadrant. The list is in square-class order, so equal costs keep that order.
@@ -391,31 +439,7 @@ impl<R: GameRules> Search<'_, R> {
             }
             moves.swap(i, j);
             let m = moves[i];
-            let x = list.sq[m.index as usize] as usize;
-            let mut rest = *list;
-            rest.remove(m.index as usize);
-            let child_parity = parity ^ QUADRANT_BIT[x];
-            let v = if n == 5 {
-                let s = &rest.sq;
-                -self.solve_4_parity(
-                    m.player,
-                    m.opponent,
-                    -beta,
-                    -alpha,
-                    [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
-                    child_parity,
-                )
-            } else {
-                -self.shallow(
-                    m.player,
-                    m.opponent,
-                    -beta,
-                    -alpha,
-                    &rest,
-                    child_parity,
-                    false,
-                )
-            };
+            let v = -self.shallow_child(m.player, m.opponent, -beta, -alpha, list, m.index, parity);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -425,5 +449,203 @@ impl<R: GameRules> Search<'_, R> {
             }
         }
         best
+    }
+
+    /// Below `REPLIES_ORDER_MIN` empties: squares in odd quadrants first, then the others,
+    /// each group in square-class order; a move's flips are computed only when it is tried.
+    #[allow(clippy::too_many_arguments)]
+    fn shallow_by_parity(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        mut alpha: i32,
+        beta: i32,
+        list: &Empties,
+        parity: u8,
+        passed: bool,
+    ) -> i32 {
+        let n = list.n;
+        let mut odd = 0u32;
+        for i in 0..n {
+            odd |= ((parity & QUADRANT_BIT[list.sq[i] as usize] != 0) as u32) << i;
+        }
+        let all = (1u32 << n) - 1;
+        let mut best = NO_SCORE;
+        for group in [odd, all & !odd] {
+            for i in Bits(group as u64) {
+                let x = list.sq[i] as usize;
+                if NEIGHBOUR[x] & opponent == 0 {
+                    continue;
+                }
+                let f = flips(player, opponent, x);
+                if f == 0 {
+                    continue;
+                }
+                let v = -self.shallow_child(
+                    opponent ^ f,
+                    player ^ f ^ (1u64 << x),
+                    -beta,
+                    -alpha,
+                    list,
+                    i as u8,
+                    parity,
+                );
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    alpha = alpha.max(v);
+                }
+            }
+        }
+        if best != NO_SCORE {
+            return best;
+        }
+        if passed {
+            return R::final_score(&Board { player, opponent });
+        }
+        -self.shallow(opponent, player, -beta, -alpha, list, parity, true)
+    }
+
+    /// The child after the move on the `index`-th empty of `list`: 4 empties left go to the
+    /// dedicated solver, more to `shallow`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn shallow_child(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        list: &Empties,
+        index: u8,
+        parity: u8,
+    ) -> i32 {
+        let x = list.sq[index as usize] as usize;
+        let mut rest = *list;
+        rest.remove(index as usize);
+        let child_parity = parity ^ QUADRANT_BIT[x];
+        if list.n == 5 {
+            let s = &rest.sq;
+            self.solve_4_parity(
+                player,
+                opponent,
+                alpha,
+                beta,
+                [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
+                child_parity,
+            )
+        } else {
+            self.shallow(player, opponent, alpha, beta, &rest, child_parity, false)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::endgame::Cancel;
+    use super::super::tt::Tables;
+    use super::*;
+    use crate::board::random::{random_position, Rng};
+    use crate::board::rules::{Official, OthelloRules, Raw, Score};
+
+    /// Plain minimax under the scoring of `R`: the oracle of every kernel here.
+    fn minimax<R: GameRules<State = Board>>(board: Board) -> i32 {
+        let moves = board.moves();
+        if moves == 0 {
+            if board.pass().moves() == 0 {
+                return R::final_score(&board);
+            }
+            return -minimax::<R>(board.pass());
+        }
+        Bits(moves)
+            .map(|sq| -minimax::<R>(board.play_flips(sq, board.flips(sq))))
+            .max()
+            .unwrap_or(i32::MIN)
+    }
+
+    /// A board with `empties` empty squares: half the time a random filling (many passes and
+    /// dead squares), half the time a position reached by random play.
+    fn board_with(rng: &mut Rng, empties: u32) -> Board {
+        if rng.next_u64() & 1 == 0 {
+            return random_position(rng, empties).board;
+        }
+        let mut empty = 0u64;
+        while empty.count_ones() < empties {
+            empty |= 1u64 << rng.below(64);
+        }
+        let player = rng.next_u64() & !empty;
+        Board {
+            player,
+            opponent: !player & !empty,
+        }
+    }
+
+    /// The kernel for the empties of `board`, called the way the search calls it.
+    fn kernel<R: GameRules<State = Board>>(
+        search: &mut Search<'_, R>,
+        board: Board,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let empty = board.empty();
+        let sq: Vec<usize> = Bits(empty).collect();
+        let (p, o) = (board.player, board.opponent);
+        match sq.len() {
+            1 if alpha == -64 => search.solve_1(p, sq[0]),
+            1 => search.solve_1_above(p, alpha, sq[0]),
+            2 => search.solve_2(p, o, alpha, beta, sq[0], sq[1], false),
+            3 => search.solve_3(p, o, alpha, beta, [sq[0], sq[1], sq[2]], false),
+            4 => search.solve_4(p, o, alpha, beta, [sq[0], sq[1], sq[2], sq[3]]),
+            _ => search.shallow_root(p, o, alpha, beta),
+        }
+    }
+
+    /// Every kernel from 1 to `SHALLOW_MAX` empties, under the scoring `S`, gives the exact
+    /// score with the full window and a correct fail-soft bound with narrow ones.
+    fn kernels_match_minimax<S: Score>(seed: u64, count: usize) {
+        let tables = Tables::new(1);
+        let stop = Cancel::root();
+        let mut search = Search::<OthelloRules<S>>::new(&tables, &stop, u32::MAX);
+        let mut rng = Rng(seed);
+        for i in 0..count {
+            let empties = 1 + (i as u32 % SHALLOW_MAX);
+            let board = board_with(&mut rng, empties);
+            let exact = minimax::<OthelloRules<S>>(board);
+            let full = kernel(&mut search, board, -64, 64);
+            assert_eq!(full, exact, "{board:?} ({:?})", S::SCORING);
+            for _ in 0..3 {
+                let alpha = rng.below(129) as i32 - 65;
+                let beta = (alpha + 1 + rng.below(6) as i32).min(64);
+                let v = kernel(&mut search, board, alpha, beta);
+                if v <= alpha {
+                    assert!(exact <= v, "{board:?} [{alpha},{beta}] {v} {exact}");
+                } else if v >= beta {
+                    assert!(exact >= v, "{board:?} [{alpha},{beta}] {v} {exact}");
+                } else {
+                    assert_eq!(v, exact, "{board:?} [{alpha},{beta}]");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parity_order_puts_odd_squares_first_in_their_order() {
+        assert_eq!(PARITY_ORDER[0b0000], [0, 1, 2, 3]);
+        assert_eq!(PARITY_ORDER[0b1111], [0, 1, 2, 3]);
+        assert_eq!(PARITY_ORDER[0b0101], [0, 2, 1, 3]);
+        assert_eq!(PARITY_ORDER[0b1000], [3, 0, 1, 2]);
+        assert_eq!(PARITY_ORDER[0b0110], [1, 2, 0, 3]);
+    }
+
+    #[test]
+    fn kernels_match_minimax_under_official_scoring() {
+        kernels_match_minimax::<Official>(31, 40_000);
+    }
+
+    #[test]
+    fn kernels_match_minimax_under_raw_scoring() {
+        kernels_match_minimax::<Raw>(32, 40_000);
     }
 }
