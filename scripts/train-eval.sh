@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates the endgame sets (0-14, up to 29 empties) of data/eval.bin, the evaluation
 # weights shipped in the binary, from nothing (scripts/train-midgame.sh adds the middle-game
-# sets on top): every training position is made and labelled by osolve itself. Each step is deterministic (seeded
-# games, exact or fixed-depth labels, a training run that gives the same weights for the same
-# data whatever the thread count), so this script reproduces data/eval.bin bit for bit.
+# sets on top): every training position is made and labelled by osolve itself. Each step is
+# deterministic (seeded games, exact or fixed-depth labels, a training run that gives the same
+# weights for the same data whatever the thread count), so this script reproduces those sets
+# (data/eval.bin of 2f41bd5) bit for bit.
 #
 # Round 1: random games, exact labels (the labels do not depend on the weights the solver
 #          happens to order its moves with, so any build of osolve gives the same files).
