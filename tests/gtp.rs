@@ -78,7 +78,7 @@ fn the_standard_commands_answer_exactly() {
          8 . . . . . . . . 8\n\
          \x20 a b c d e f g h\n\
          white to move; X (black) 5, O (white) 2\n\n\
-         =\n\n=\n\n? cannot score: the game is not over\n\n=\n\n=\n\n=\n\n? cannot undo\n\n=\n\n",
+         =\n\n=\n\n= B+3\n\n=\n\n=\n\n=\n\n? cannot undo\n\n=\n\n",
         env!("CARGO_PKG_VERSION")
     );
     assert_eq!(out, expected);
@@ -387,20 +387,21 @@ fn rhino_present() -> bool {
 /// `osolve gtp` at `move_time` seconds per move and gtp-rhino at `level`.
 fn start_pair(move_time: f64, level: u32) -> (Engine, Engine) {
     let move_time_text = move_time.to_string();
-    let osolve = Engine::start(
-        "osolve",
-        &osolve_bin(),
-        &[
-            "gtp",
-            "--move-time",
-            &move_time_text,
-            "--threads",
-            "1",
-            "--hash-mb",
-            "64",
-        ],
-        true,
-    );
+    let mut args = vec![
+        "gtp".to_string(),
+        "--move-time".to_string(),
+        move_time_text,
+        "--threads".to_string(),
+        "1".to_string(),
+        "--hash-mb".to_string(),
+        "64".to_string(),
+    ];
+    // Other evaluation weights for osolve's middle game (scripts/match-rhino.sh WEIGHTS).
+    if let Ok(weights) = std::env::var("OSOLVE_MATCH_WEIGHTS") {
+        args.extend(["--weights".to_string(), weights]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let osolve = Engine::start("osolve", &osolve_bin(), &args, true);
     let level = level.to_string();
     let rhino = Engine::start("gtp-rhino", Path::new(RHINO), &["--level", &level], false);
     (osolve, rhino)
@@ -480,7 +481,7 @@ fn complete_games_against_gtp_rhino() {
 
 /// The match of `scripts/match-rhino.sh`: OSOLVE_MATCH_GAMES games (default 10) at
 /// OSOLVE_MATCH_MOVE_TIME seconds per move (default 0.2) against gtp-rhino at
-/// OSOLVE_RHINO_LEVEL (default 3).
+/// OSOLVE_RHINO_LEVEL (default 3), osolve with the weights file OSOLVE_MATCH_WEIGHTS if set.
 #[test]
 #[ignore = "a long match: run by scripts/match-rhino.sh"]
 fn match_against_rhino() {

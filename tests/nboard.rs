@@ -316,11 +316,35 @@ fn a_ping_in_the_middle_of_a_search_is_answered_at_once() {
     assert_eq!(read(), "status");
     assert_eq!(read(), "pong 7");
     // The engine goes on: an exact hint in an endgame after the ping.
-    writeln!(input, "set game {}\nhint 1\nquit", ggf(FFO_1, "")).unwrap();
+    writeln!(input, "set game {}\nhint 1", ggf(FFO_1, "")).unwrap();
     input.flush().unwrap();
-    drop(input);
     assert_eq!(read(), "status thinking");
     assert_eq!(read(), "search G8 18.00 0 100%");
+    let nodes = |line: String| -> u64 {
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!((fields.len(), fields[0]), (3, "nodestats"), "{line}");
+        fields[1].parse().unwrap()
+    };
+    let first = nodes(read());
+    assert_eq!(read(), "status");
+    // A second ping, this time stopping the exact solver itself (FFO #50, 26 empties: with
+    // 600 s it tries to score every move exactly), then the same hint again: the same exact answer, from the solver's table kept
+    // through the stop, in a fraction of the nodes (a new solver would search them all again).
+    let ffo_50 = "----X-----XXX----OOOXOOO-OOOXOOO-OXOXOXO-OOXXOOO--OOXO----O--O-- X";
+    writeln!(input, "set game {}\nhint 3", ggf(ffo_50, "")).unwrap();
+    input.flush().unwrap();
+    assert_eq!(read(), "status thinking");
+    std::thread::sleep(Duration::from_millis(300));
+    writeln!(input, "ping 8\nset game {}\nhint 1\nquit", ggf(FFO_1, "")).unwrap();
+    input.flush().unwrap();
+    drop(input);
+    assert_eq!(read(), "status");
+    assert_eq!(read(), "pong 8");
+    assert_eq!(read(), "status thinking");
+    assert_eq!(read(), "search G8 18.00 0 100%");
+    let again = nodes(read());
+    assert!(again * 4 < first, "{first} nodes, then {again}");
+    assert_eq!(read(), "status");
     let status = child.wait().unwrap();
     let _ = done.send(());
     guard.join().unwrap();

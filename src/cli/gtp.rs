@@ -3,10 +3,13 @@
 //! arguments that `osolve nboard` shares.
 
 use std::io::{self, BufReader};
+use std::path::PathBuf;
 use std::time::Duration;
 
+use anyhow::Context;
 use clap::Args;
 use osolve::engine::{Engine, EngineOptions};
+use osolve::eval::Weights;
 
 use super::{parse_seconds, SearchArgs, EXIT_OK};
 
@@ -18,17 +21,36 @@ pub struct EngineArgs {
     /// Seconds per move when the controller gives no clock (decimals allowed).
     #[arg(long = "move-time", value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
     move_time: Duration,
+    /// Evaluation weights of the middle-game search, a file of `osolve train` (default: the
+    /// built-in ones; the exact solver keeps the built-in ones for its move ordering).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
 }
 
 impl EngineArgs {
     /// The engine these options describe.
     pub fn engine(&self) -> anyhow::Result<Engine> {
         let solve = self.search.options(false);
-        Ok(Engine::new(EngineOptions {
+        let weights = match &self.weights {
+            Some(path) => {
+                let bytes = std::fs::read(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                Some(
+                    Weights::from_bytes(&bytes)
+                        .with_context(|| format!("{}: not usable as --weights", path.display()))?,
+                )
+            }
+            None => None,
+        };
+        let mut engine = Engine::new(EngineOptions {
             threads: solve.threads,
             hash_mb: solve.hash_mb,
             move_time: self.move_time,
-        })?)
+        })?;
+        if let Some(weights) = weights {
+            engine.set_weights(weights);
+        }
+        Ok(engine)
     }
 }
 

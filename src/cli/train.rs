@@ -32,6 +32,10 @@ pub struct TrainArgs {
     /// empties (others borrow the nearest fitted set).
     #[arg(long, default_value_t = 10_000, value_parser = parse_min_samples)]
     min_samples: usize,
+    /// Start from this weights file: only the sets fitted here replace its sets, the others
+    /// are kept bit for bit; the table adds its held-out error (`base MAE`).
+    #[arg(long, value_name = "FILE")]
+    keep: Option<PathBuf>,
     /// Threads (default: one per core).
     #[arg(long, value_parser = super::parse_thread_count)]
     threads: Option<u16>,
@@ -65,6 +69,16 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     super::interrupt().exit_at_once();
     // Before anything is read or written: the weights must not overwrite an input.
     paths::refuse_input_as_output(&args.output, "-o", args.files.iter().map(PathBuf::as_path))?;
+    let base = match &args.keep {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let weights = osolve::eval::Weights::from_bytes(&bytes)
+                .with_context(|| format!("{}: not usable as --keep", path.display()))?;
+            Some(weights)
+        }
+        None => None,
+    };
     let mut samples = Vec::new();
     for path in &args.files {
         let reader = open_path(path)?;
@@ -88,6 +102,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         threads: args.threads.map_or(0, usize::from),
         augment: !args.no_augment,
         min_samples: args.min_samples,
+        base,
     };
     let given = samples.len();
     if given < args.min_samples {

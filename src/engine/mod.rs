@@ -1,12 +1,14 @@
 //! The playing engine behind the text protocols (`osolve gtp`, `osolve nboard`): the game
 //! position with its history for undo, the time control, and the choice of a move or of hints
 //! in a position. Where the exact solver can finish in the time given (the solver's own time
-//! limit decides), moves and hints carry exact scores; beyond that reach the middle-game search
-//! ([`midgame`]) decides on the learned evaluation. It knows boards, the solver and the
+//! limit decides), moves and hints carry exact scores; a little beyond it hints carry a
+//! win/draw/loss proof; beyond that the middle-game search ([`midgame`]) decides on the learned
+//! evaluation. It knows boards, the solver and the
 //! evaluation; it never reads commands or writes responses (that is `protocol`'s job).
 
 pub mod midgame;
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -93,6 +95,8 @@ pub enum IllegalMove {
 pub enum Value {
     /// The exact final disc differential under perfect play.
     Exact(i32),
+    /// A win/draw/loss proof: 1 (a win), 0 (a draw) or -1 (a loss) under perfect play.
+    Wld(i32),
     /// The evaluation search's estimate, in 1/[`SCALE`] discs.
     Estimate(i32),
 }
@@ -101,13 +105,17 @@ impl Value {
     /// The value in discs.
     pub fn discs(self) -> f64 {
         match self {
-            Value::Exact(score) => f64::from(score),
+            Value::Exact(score) | Value::Wld(score) => f64::from(score),
             Value::Estimate(v) => f64::from(v) / f64::from(SCALE),
         }
     }
     /// True for an exact score.
     pub fn is_exact(self) -> bool {
         matches!(self, Value::Exact(_))
+    }
+    /// True for a win/draw/loss proof.
+    pub fn is_wld(self) -> bool {
+        matches!(self, Value::Wld(_))
     }
 }
 
@@ -132,14 +140,17 @@ pub struct Thought {
 #[derive(Clone)]
 pub struct Stopper {
     flag: Arc<AtomicBool>,
-    solver: StopHandle,
+    /// The exact and the win/draw/loss solver.
+    solvers: [StopHandle; 2],
 }
 
 impl Stopper {
     /// Asks the search to stop now; it returns its best result so far.
     pub fn stop(&self) {
         self.flag.store(true, Ordering::SeqCst);
-        self.solver.stop();
+        for solver in &self.solvers {
+            solver.stop();
+        }
     }
 }
 
@@ -261,8 +272,12 @@ impl TimeControl {
 pub struct Engine {
     options: EngineOptions,
     solver: Solver,
+    /// Proves win/draw/loss only (hints a little beyond exact reach), with a table of a
+    /// quarter of the exact solver's.
+    wld_solver: Solver,
     table: midgame::Table,
-    weights: &'static Weights,
+    /// The middle-game search's evaluation: the built-in weights unless others were given.
+    weights: Cow<'static, Weights>,
     stop: Arc<AtomicBool>,
     /// A stopper was handed out for the next search: a stop before it starts must count.
     armed: bool,
@@ -278,9 +293,15 @@ impl Engine {
     /// An engine at the start position.
     pub fn new(options: EngineOptions) -> Result<Engine, SearchError> {
         let solver = Solver::new(solver_options(&options))?;
+        let wld_solver = Solver::new(SolveOptions {
+            hash_mb: (options.hash_mb / 4).max(1),
+            wld: true,
+            ..solver_options(&options)
+        })?;
         Ok(Engine {
+            wld_solver,
             table: midgame::Table::new((options.hash_mb / 4).max(1)),
-            weights: builtin(),
+            weights: Cow::Borrowed(builtin()),
             solver,
             stop: Arc::new(AtomicBool::new(false)),
             armed: false,
@@ -290,6 +311,14 @@ impl Engine {
             max_depth: midgame::MAX_DEPTH,
             options,
         })
+    }
+
+    /// Evaluates with `weights` in the middle-game search from now on (a weights file of
+    /// `osolve train`; the exact solver orders its moves with the built-in weights still).
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.weights = Cow::Owned(weights);
+        // Values stored with the other evaluation would mislead the new one.
+        self.table.clear();
     }
 
     /// The options in force.
@@ -382,7 +411,7 @@ impl Engine {
         self.armed = true;
         Stopper {
             flag: self.stop.clone(),
-            solver: self.solver.stop_handle(),
+            solvers: [self.solver.stop_handle(), self.wld_solver.stop_handle()],
         }
     }
 
@@ -392,14 +421,13 @@ impl Engine {
         self.stop.load(Ordering::SeqCst)
     }
 
-    /// Makes the engine ready after a stop: the solver's stop is final, so a stopped solver is
-    /// replaced by a new one (its table is lost; the middle-game table is kept).
+    /// Makes the engine ready after a stop: the solvers' stop is lifted, their tables and the
+    /// middle-game table are kept (a stopped search stores only what it proved).
     fn ready(&mut self) {
         self.armed = false;
         if self.stop.swap(false, Ordering::SeqCst) {
-            if let Ok(solver) = Solver::new(solver_options(&self.options)) {
-                self.solver = solver;
-            }
+            self.solver.resume();
+            self.wld_solver.resume();
         }
     }
 
@@ -422,6 +450,13 @@ impl Engine {
         }
         let expected = SECONDS_AT_20 * GROWTH_PER_EMPTY.powi(empties as i32 - 20);
         expected <= time.as_secs_f64() * 2.0
+    }
+
+    /// Whether a win/draw/loss proof of a position with `empties` empties may finish in
+    /// `time`: about one empty square further than an exact solve (the window around a draw
+    /// prunes more; on FFO #40-#42 it took 1.1x to 10,000x fewer nodes, least for a draw).
+    fn wld_may_finish(&self, empties: u32, time: Duration) -> bool {
+        self.exact_may_finish(empties.saturating_sub(1), time)
     }
 
     fn exact(&mut self, position: &Position, time: Duration) -> Result<Solution, Unfinished> {
@@ -484,7 +519,7 @@ impl Engine {
         let outcome = midgame::search(
             board,
             &mut self.table,
-            self.weights,
+            &self.weights,
             midgame::Limit {
                 deadline: Some(hard),
                 soft_deadline: Some(soft),
@@ -534,13 +569,21 @@ impl Engine {
         }
         let empties = board.empties();
         let total = deadline.saturating_duration_since(start);
-        if self.exact_may_finish(empties, total.mul_f64(0.5)) {
-            self.solver.set_limits(Limits {
+        // Exact scores where they may finish, else a win/draw/loss proof one empty further;
+        // a proof that does not finish in 70% of the time leaves the rest to the evaluation.
+        let exact = self.exact_may_finish(empties, total.mul_f64(0.5));
+        if exact || self.wld_may_finish(empties, total.mul_f64(0.5)) {
+            let solver = if exact {
+                &mut self.solver
+            } else {
+                &mut self.wld_solver
+            };
+            solver.set_limits(Limits {
                 time: Some(total.mul_f64(0.7)),
                 nodes: None,
             });
-            let scored = self.solver.try_score_moves(&position);
-            self.solver.set_limits(Limits::NONE);
+            let scored = solver.try_score_moves(&position);
+            solver.set_limits(Limits::NONE);
             if let Ok((moves, nodes)) = scored {
                 let time = start.elapsed();
                 return moves
@@ -548,7 +591,11 @@ impl Engine {
                     .take(count)
                     .map(|m| Thought {
                         mv: m.mv,
-                        value: Value::Exact(m.score),
+                        value: if exact {
+                            Value::Exact(m.score)
+                        } else {
+                            Value::Wld(m.score)
+                        },
                         depth: empties,
                         pv: vec![m.mv],
                         nodes,
@@ -561,7 +608,7 @@ impl Engine {
         let outcome = midgame::search(
             board,
             &mut self.table,
-            self.weights,
+            &self.weights,
             midgame::Limit {
                 deadline: Some(deadline),
                 soft_deadline: Some(now + deadline.saturating_duration_since(now).mul_f64(0.4)),
@@ -737,6 +784,72 @@ mod tests {
         assert!(!e.was_stopped());
         assert!(position.play(thought.mv.unwrap()).is_some());
         assert!(thought.depth >= 1);
+    }
+
+    #[test]
+    fn a_stop_keeps_the_solvers_and_their_tables() {
+        let mut e = engine();
+        let mut rng = crate::board::random::Rng(8);
+        let position = crate::board::random::random_position(&mut rng, 16);
+        e.set_position(position);
+        let far = || Instant::now() + Duration::from_secs(60);
+        let first = e.hints(64, far());
+        assert!(first.iter().all(|t| t.value.is_exact()), "{first:?}");
+        // A stop (NBoard's ping) during a search elsewhere...
+        e.set_position(Position::start());
+        e.stopper().stop();
+        e.choose_move(far());
+        assert!(e.was_stopped());
+        // ...then the same hints again: the same exact values, from the kept table in a
+        // fraction of the nodes (a new solver would search the same nodes as the first time).
+        e.set_position(position);
+        let again = e.hints(64, far());
+        assert!(!e.was_stopped());
+        let values = |t: &[Thought]| t.iter().map(|t| (t.mv, t.value)).collect::<Vec<_>>();
+        assert_eq!(values(&again), values(&first));
+        assert!(
+            again[0].nodes * 4 < first[0].nodes,
+            "{} then {}",
+            first[0].nodes,
+            again[0].nodes
+        );
+    }
+
+    #[test]
+    fn hints_a_little_beyond_exact_reach_are_win_draw_loss_proofs() {
+        // FFO #40 (20 empties, black wins by 38): with 0.9 s an exact solve of every move is
+        // not tried (about a second at 20 empties), a win/draw/loss proof is.
+        let ffo_40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+        let position = parse_position(ffo_40).unwrap().position;
+        let mut e = engine();
+        e.set_position(position);
+        let hints = e.hints(64, Instant::now() + Duration::from_millis(900));
+        let mut solver = Solver::new(SolveOptions {
+            threads: 1,
+            hash_mb: 8,
+            wld: true,
+        })
+        .unwrap();
+        let (scores, _) = solver.score_moves(&position).unwrap();
+        let got: Vec<(Option<Square>, Value)> = hints.iter().map(|t| (t.mv, t.value)).collect();
+        let expected: Vec<(Option<Square>, Value)> =
+            scores.iter().map(|m| (m.mv, Value::Wld(m.score))).collect();
+        assert_eq!(got, expected);
+        assert_eq!(got.len(), 10);
+        assert!(hints.iter().all(|t| t.value.is_wld() && t.depth == 20));
+        // Every move of FFO #40 wins.
+        assert!(scores.iter().all(|m| m.score == 1), "{scores:?}");
+        // With more time the hints are exact, and the WLD values are their signs.
+        let exact = e.hints(64, Instant::now() + Duration::from_secs(60));
+        assert_eq!(exact.len(), 10);
+        assert_eq!(exact[0].value, Value::Exact(38));
+        for t in &exact {
+            let Value::Exact(score) = t.value else {
+                panic!("not exact: {t:?}");
+            };
+            let sign = got.iter().find(|g| g.0 == t.mv).expect("the same moves").1;
+            assert_eq!(Value::Wld(score.signum()), sign, "{t:?}");
+        }
     }
 
     #[test]

@@ -120,6 +120,12 @@ impl Weights {
         self.sets[self.nearest[set_of(empties)] as usize].as_deref()
     }
 
+    /// The trained sets themselves (index = `set_of(empties)`, `None` where a set is borrowed),
+    /// as [`Weights::from_sets`] takes them.
+    pub fn trained_sets(&self) -> Vec<Option<Box<[i16]>>> {
+        self.sets.clone()
+    }
+
     /// Whether set `index` itself was trained.
     pub fn is_trained(&self, index: usize) -> bool {
         self.sets.get(index).is_some_and(|s| s.is_some())

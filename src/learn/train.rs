@@ -2,8 +2,9 @@
 //! squares (conjugate gradients on the normal equations, CGLS), one weight set per two
 //! empties, each set also seeing the positions one empty to either side so neighbouring sets
 //! agree. A tenth of the positions (chosen by a hash of the position, so the split is stable
-//! across runs and files) is held out to measure the error. Deterministic: the same samples and
-//! options give bit-identical weights.
+//! across runs and files) is held out to measure the error. Given base weights, only the sets
+//! fitted here replace theirs (new middle-game sets leave the endgame sets bit for bit).
+//! Deterministic: the same samples and options give bit-identical weights.
 
 use std::collections::HashSet;
 
@@ -29,6 +30,10 @@ pub struct TrainOptions {
     /// A set is fitted only with at least this many training positions of its own empties;
     /// otherwise it borrows the nearest fitted set (an overfitted set orders moves worse).
     pub min_samples: usize,
+    /// Weights to start from: the sets fitted here replace theirs, every other set is kept
+    /// bit for bit (new sets for some empties without refitting the rest), and each report
+    /// gives their held-out error too, for comparison.
+    pub base: Option<Weights>,
 }
 
 /// The fit of one weight set.
@@ -48,6 +53,9 @@ pub struct SetReport {
     pub held_out_mae: f64,
     /// Mean absolute error of predicting 0 (a baseline) on the held-out positions.
     pub held_out_baseline: f64,
+    /// Mean absolute error of the base weights ([`TrainOptions::base`]) on the same held-out
+    /// positions, discs; `None` without a base.
+    pub base_held_out_mae: Option<f64>,
 }
 
 /// Totals of a fit.
@@ -119,7 +127,10 @@ pub fn train(
             .map(|set| (set, fit_set(&data, set, options)))
             .collect()
     });
-    let mut sets = vec![None; SETS];
+    let mut sets = match &options.base {
+        Some(base) => base.trained_sets(),
+        None => vec![None; SETS],
+    };
     let mut reports = Vec::new();
     for (set, fit) in fitted {
         if let Some((weights, report)) = fit {
@@ -149,10 +160,10 @@ fn fit_set(data: &[Sample], set: usize, options: &TrainOptions) -> Option<Fitted
         .iter()
         .map(|&w| (w * f64::from(SCALE)).round().clamp(-32767.0, 32767.0) as i16)
         .collect();
-    let mae = |held: bool| {
+    let mae = |weights: &[i16], held: bool| {
         let (mut sum, mut base, mut n) = (0.0, 0.0, 0usize);
         for s in data.iter().filter(|s| own(s) && s.held_out == held) {
-            let v = f64::from(evaluate_with(&weights, s.board.player, s.board.opponent))
+            let v = f64::from(evaluate_with(weights, s.board.player, s.board.opponent))
                 / f64::from(SCALE);
             sum += (v.clamp(-64.0, 64.0) - s.target).abs();
             base += s.target.abs();
@@ -161,8 +172,14 @@ fn fit_set(data: &[Sample], set: usize, options: &TrainOptions) -> Option<Fitted
         let d = n.max(1) as f64;
         (n, sum / d, base / d)
     };
-    let (train, train_mae, _) = mae(false);
-    let (held_out, held_out_mae, held_out_baseline) = mae(true);
+    let (train, train_mae, _) = mae(&weights, false);
+    let (held_out, held_out_mae, held_out_baseline) = mae(&weights, true);
+    // What the base used at these empties (its own set or a borrowed one).
+    let base_held_out_mae = options
+        .base
+        .as_ref()
+        .and_then(|base| base.set(lo))
+        .map(|w| mae(w, true).1);
     Some((
         weights,
         SetReport {
@@ -173,6 +190,7 @@ fn fit_set(data: &[Sample], set: usize, options: &TrainOptions) -> Option<Fitted
             train_mae,
             held_out_mae,
             held_out_baseline,
+            base_held_out_mae,
         },
     ))
 }
@@ -253,6 +271,7 @@ mod tests {
             threads: 2,
             augment: true,
             min_samples: 100,
+            base: None,
         };
         let (weights, reports, stats) = train(samples.clone(), &options).unwrap();
         assert_eq!(stats.samples, 6000);
@@ -266,7 +285,26 @@ mod tests {
         assert!(r.train_mae < 0.2, "{r:?}");
         assert!(weights.is_trained(10) && !weights.is_trained(9));
         // Deterministic.
-        let (again, _, _) = train(samples, &options).unwrap();
+        let (again, _, _) = train(samples.clone(), &options).unwrap();
         assert_eq!(again, weights);
+        // On a base: set 10 is replaced by the same fit, every other set is the base's, bit
+        // for bit, and the report gives the base's error on the same held-out positions.
+        let mut base_sets = vec![None; SETS];
+        base_sets[3] = Some(vec![7i16; SET_LEN].into_boxed_slice());
+        base_sets[10] = Some(vec![-100i16; SET_LEN].into_boxed_slice());
+        let base = Weights::from_sets(base_sets);
+        let on_base = TrainOptions {
+            base: Some(base.clone()),
+            ..options
+        };
+        let (merged, reports, _) = train(samples, &on_base).unwrap();
+        let sets = merged.trained_sets();
+        assert_eq!(sets[3], base.trained_sets()[3]);
+        assert_eq!(sets[10], weights.trained_sets()[10]);
+        assert_eq!(sets.iter().flatten().count(), 2);
+        assert_eq!(reports[0].held_out_mae, r.held_out_mae);
+        assert!(r.base_held_out_mae.is_none());
+        let base_mae = reports[0].base_held_out_mae.expect("a base error");
+        assert!(base_mae > r.held_out_baseline, "{base_mae} {r:?}");
     }
 }

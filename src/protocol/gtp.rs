@@ -213,14 +213,20 @@ fn answer(engine: &mut Engine, command: &str, args: &[String]) -> Answer {
         }
         "showboard" => Ok(format!("\n{}", board_picture(&engine.position()))),
         "final_score" => {
-            let board = engine.position().board;
-            if !board.is_game_over() {
-                return Err("cannot score: the game is not over".to_string());
-            }
-            let black = if engine.position().to_move == Color::Black {
+            // At the end, the official score (empties to the winner); before it, the disc
+            // count as it stands, as GNU Go and the GTP specification allow (it asks no
+            // finished game; gtp-rhino answers `cannot score` there instead).
+            let position = engine.position();
+            let board = position.board;
+            let mine = if board.is_game_over() {
                 board.final_score()
             } else {
-                -board.final_score()
+                board.player.count_ones() as i32 - board.opponent.count_ones() as i32
+            };
+            let black = if position.to_move == Color::Black {
+                mine
+            } else {
+                -mine
             };
             Ok(match black {
                 0 => "0".to_string(),
@@ -416,14 +422,19 @@ mod tests {
     #[test]
     fn play_undo_and_score() {
         let out = session(
-            "play b f5\nplay b f4\nplay w f4\nundo\nundo\nundo\nfinal_score\n\
+            "play b f5\nplay b f4\nfinal_score\nplay w f4\nfinal_score\nundo\nundo\nundo\n\
+             final_score\n\
              osolve-position XXXXXXXX........................................................ X\n\
+             final_score\n\
+             osolve-position XXXXXXXX......................................................OO O\n\
              final_score\nquit\nname\n",
         );
+        // Before the end the disc count as it stands (4-1 after F5, 3-3 after F4, 2-2 at the
+        // start); at the end the official score, empties to the winner (8-2 is 62-2).
         assert_eq!(
             out,
-            "=\n\n? illegal move: white is to move, not black\n\n=\n\n=\n\n=\n\n? cannot undo\n\n\
-             ? cannot score: the game is not over\n\n=\n\n= B+64\n\n=\n\n"
+            "=\n\n? illegal move: white is to move, not black\n\n= B+3\n\n=\n\n= 0\n\n=\n\n=\n\n\
+             ? cannot undo\n\n= 0\n\n=\n\n= B+64\n\n=\n\n= B+60\n\n=\n\n"
         );
     }
 }

@@ -173,11 +173,14 @@ fn eval_text(value: Value) -> String {
     format!("{:.2}", value.discs())
 }
 
-/// `search <pv> <eval> 0 <depth>`: the PV without spaces, depth `100%` for an exact score.
+/// `search <pv> <eval> 0 <depth>`: the PV without spaces, depth `100%` for an exact score,
+/// `100%W` for a win/draw/loss proof (the eval then +1, 0 or -1).
 fn search_line(hint: &Thought) -> String {
     let pv: String = hint.pv.iter().map(|&mv| move_name(mv)).collect();
     let depth = if hint.value.is_exact() {
         "100%".to_string()
+    } else if hint.value.is_wld() {
+        "100%W".to_string()
     } else {
         hint.depth.to_string()
     };

@@ -47,10 +47,13 @@ pub fn train_table(reports: &[SetReport], stats: &TrainStats) -> String {
         format_count(stats.samples as u64),
         format_count(stats.duplicates as u64)
     );
-    out.push_str("set  empties  train  held-out  train MAE  held-out MAE  baseline MAE\n");
+    // With base weights, their error on the same held-out positions, for comparison.
+    let with_base = reports.iter().any(|r| r.base_held_out_mae.is_some());
+    out.push_str("set  empties  train  held-out  train MAE  held-out MAE  baseline MAE");
+    out.push_str(if with_base { "  base MAE\n" } else { "\n" });
     for r in reports {
         out.push_str(&format!(
-            "{:>3}  {:>7}  {:>5}  {:>8}  {:>9.2}  {:>12.2}  {:>12.2}\n",
+            "{:>3}  {:>7}  {:>5}  {:>8}  {:>9.2}  {:>12.2}  {:>12.2}",
             r.set,
             format!("{}-{}", r.empties.0, r.empties.1),
             format_count(r.train as u64),
@@ -59,6 +62,14 @@ pub fn train_table(reports: &[SetReport], stats: &TrainStats) -> String {
             r.held_out_mae,
             r.held_out_baseline
         ));
+        if with_base {
+            match r.base_held_out_mae {
+                Some(mae) => out.push_str(&format!("  {mae:>8.2}\n")),
+                None => out.push_str("         -\n"),
+            }
+        } else {
+            out.push('\n');
+        }
     }
     out
 }

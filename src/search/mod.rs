@@ -344,6 +344,15 @@ impl Solver {
         StopHandle(self.stop.clone())
     }
 
+    /// Lifts a stop requested through [`Solver::stop_handle`]: later searches run again, with
+    /// the table kept (a stopped search stores only what it proved, so nothing in it is
+    /// wrong). Handles taken before no longer reach this solver: take a new one.
+    pub fn resume(&mut self) {
+        if self.stop.is_cancelled() {
+            self.stop = Arc::new(Cancel::root());
+        }
+    }
+
     /// Forgets every stored result (for benchmarks where each position must stand alone).
     pub fn clear(&mut self) {
         self.tt.clear();
