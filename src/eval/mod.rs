@@ -358,58 +358,88 @@ pub fn search(
     player: u64,
     opponent: u64,
     depth: u32,
+    alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    let moves = legal_moves(player, opponent);
+    search_moves(weights, player, opponent, moves, depth, alpha, beta, nodes)
+}
+
+/// [`search`] when the caller already has the side to move's legal moves (`moves`, as the move
+/// generator returned them): each position's moves are generated once, by its parent, which
+/// needs them anyway to order its children.
+#[allow(clippy::too_many_arguments)]
+pub fn search_moves(
+    weights: &Weights,
+    player: u64,
+    opponent: u64,
+    moves: u64,
+    depth: u32,
     mut alpha: i32,
     beta: i32,
     nodes: &mut u64,
 ) -> i32 {
+    debug_assert_eq!(moves, legal_moves(player, opponent));
     *nodes += 1;
-    let moves = legal_moves(player, opponent);
     if moves == 0 {
-        if legal_moves(opponent, player) == 0 {
+        let theirs = legal_moves(opponent, player);
+        if theirs == 0 {
             let board = crate::board::Board { player, opponent };
             return board.final_score() * SCALE;
         }
-        return -search(weights, opponent, player, depth, -beta, -alpha, nodes);
+        return -search_moves(weights, opponent, player, theirs, depth, -beta, -alpha, nodes);
     }
     if depth == 0 {
         let empties = 64 - (player | opponent).count_ones();
         return match weights.set(empties) {
-            Some(w) => {
-                let theirs = legal_moves(opponent, player).count_ones();
-                evaluate_mobility(w, player, opponent, moves.count_ones(), theirs)
-                    .clamp(-64 * SCALE, 64 * SCALE)
-            }
+            Some(w) => evaluate_moves(w, player, opponent, moves).clamp(-64 * SCALE, 64 * SCALE),
             None => 0,
         };
+    }
+    let mut best = i32::MIN + 1;
+    if depth == 1 {
+        // The children are leaves: searched in square order, their moves generated only when
+        // they are reached (a cutoff spares the rest).
+        for sq in Bits(moves) {
+            let f = crate::board::flips(player, opponent, sq);
+            let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << sq));
+            let v = -search_moves(weights, p, o, legal_moves(p, o), 0, -beta, -alpha, nodes);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        return best;
     }
     // Above the last ply, the moves that leave the opponent the fewest replies go first: they
     // usually cut. The order changes only the nodes visited, never the value.
     // 33 is the most legal moves an Othello position can have.
-    let mut list = [(0u64, 0u64, 0u32); 33];
+    let mut list = [(0u64, 0u64, 0u64, 0u32); 33];
     let mut n = 0;
     for sq in Bits(moves) {
         let f = crate::board::flips(player, opponent, sq);
         let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << sq));
-        let key = if depth >= 2 {
-            let r = legal_moves(p, o);
-            r.count_ones() + (r & crate::board::CORNERS).count_ones()
-        } else {
-            0
-        };
-        list[n] = (p, o, key);
+        let r = legal_moves(p, o);
+        let key = r.count_ones() + (r & crate::board::CORNERS).count_ones();
+        list[n] = (p, o, r, key);
         n += 1;
     }
-    let mut best = i32::MIN + 1;
     for i in 0..n {
         let mut k = i;
         for j in i + 1..n {
-            if list[j].2 < list[k].2 {
+            if list[j].3 < list[k].3 {
                 k = j;
             }
         }
         list.swap(i, k);
-        let (p, o, _) = list[i];
-        let v = -search(weights, p, o, depth - 1, -beta, -alpha, nodes);
+        let (p, o, r, _) = list[i];
+        let v = -search_moves(weights, p, o, r, depth - 1, -beta, -alpha, nodes);
         if v > best {
             best = v;
             if v > alpha {

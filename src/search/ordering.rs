@@ -134,10 +134,11 @@ pub fn learned_order(
                 None => 0,
             }
         }
-        _ => -crate::eval::search(
+        _ => -crate::eval::search_moves(
             weights,
             next_player,
             next_opponent,
+            replies,
             depth,
             -65 * crate::eval::SCALE,
             65 * crate::eval::SCALE,
