@@ -2,7 +2,9 @@
 //! with an odd number of empties first) and a fixed square preference; in the middle it is
 //! fastest-first (leave the opponent the fewest replies), corners, potential mobility and the
 //! transposition table's move; at the deepest nodes it is the learned evaluation
-//! ([`crate::eval`]) of each child, after a 0-4 ply search, with the opponent's mobility.
+//! ([`crate::eval`]) of each child, after a 0-6 ply search, with the opponent's mobility (the
+//! leaf evaluations updated from their parent's pattern indices where all children are
+//! evaluated).
 
 use super::endgame::{Move, Search};
 use crate::board::rules::GameRules;
