@@ -393,6 +393,93 @@ pub fn views(b: u64) -> [u64; 4] {
     [b, flip_vertical(b), t, flip_vertical(t)]
 }
 
+/// Lanes of [`Indices16`]: the 46 instances and two unused lanes, so that a row is three
+/// 32-byte vectors.
+pub const LANES: usize = 48;
+
+/// The ternary index of every instance (in `INSTANCES` order) as 16-bit lanes (the largest
+/// index, 3^10 - 1, fits), the last two lanes 0: the form the incremental update adds whole
+/// rows of [`SQUARE_DIGITS`] to.
+pub type Indices16 = [u16; LANES];
+
+/// Square `sq` of the board in view `view` (where `views` moves its bit).
+const fn view_square(view: View, sq: u32) -> u32 {
+    let transposed = (sq % 8) * 8 + sq / 8;
+    match view {
+        View::Board => sq,
+        View::Vertical => sq ^ 56,
+        View::Transposed => transposed,
+        View::TransposedVertical => transposed ^ 56,
+    }
+}
+
+/// `digits(m)[s][i]`: `m` times the weight 3^d of square `s`'s digit `d` in instance `i`, 0
+/// when instance `i` does not read `s`. From `EXTRACTIONS`: an instance's squares, in
+/// increasing order in its view, are its digits in order (or reversed).
+const fn square_digits(multiple: u16) -> [[u16; LANES]; 64] {
+    let mut table = [[0u16; LANES]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < 46 {
+            let e = EXTRACTIONS[i];
+            let t = view_square(e.view, sq as u32);
+            if e.mask >> t & 1 != 0 {
+                let rank = (e.mask & ((1u64 << t) - 1)).count_ones();
+                let digit = if e.reversed {
+                    e.mask.count_ones() - 1 - rank
+                } else {
+                    rank
+                };
+                table[sq][i] = multiple * 3u16.pow(digit);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// `SQUARE_DIGITS[s][i]`: what a disc of the side to move on square `s` adds to instance
+/// `i`'s index (3^digit, or 0 when the instance does not read `s`). A disc of the opponent
+/// adds twice as much.
+pub static SQUARE_DIGITS: [[u16; LANES]; 64] = square_digits(1);
+/// `SQUARE_DIGITS` doubled: what an opponent disc on an empty square adds.
+static SQUARE_DIGITS_2: [[u16; LANES]; 64] = square_digits(2);
+
+/// [`instance_indices`] in 16-bit lanes.
+#[inline(always)]
+pub fn instance_indices16(player: u64, opponent: u64) -> Indices16 {
+    let wide = instance_indices(player, opponent);
+    let mut out = [0u16; LANES];
+    for (slot, &index) in out.iter_mut().zip(wide.iter()) {
+        *slot = index as u16;
+    }
+    out
+}
+
+#[inline(always)]
+fn add_row(indices: &mut Indices16, row: &[u16; LANES]) {
+    for (slot, &add) in indices.iter_mut().zip(row.iter()) {
+        *slot = slot.wrapping_add(add);
+    }
+}
+
+/// The indices of a child from those of its parent, without looking at the board: `swapped`
+/// is the parent seen by the side not to move (`instance_indices16(opponent, player)`), the
+/// child's side to move; the mover's disc on `sq` and the `flips` it turns become that side's
+/// opponent discs (digit 0 -> 2 and 1 -> 2). One row added per changed square, where the
+/// full computation reads all 46 instances from both colours.
+#[inline(always)]
+pub fn played_indices16(swapped: &Indices16, sq: usize, flips: u64) -> Indices16 {
+    let mut out = *swapped;
+    add_row(&mut out, &SQUARE_DIGITS_2[sq]);
+    for s in crate::board::Bits(flips) {
+        add_row(&mut out, &SQUARE_DIGITS[s]);
+    }
+    out
+}
+
 /// `TERNARY` in 16 bits (the largest value, 3^10 / 2, fits), half the cache lines.
 static TERNARY16: [u16; 1024] = {
     let wide = ternary_table();
@@ -667,6 +754,41 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The incremental update gives the reference indices of the child on random positions
+    /// of every empties count, for every legal move (and the 16-bit form of the full
+    /// computation equals the reference too).
+    #[test]
+    fn played_indices_match_the_reference_on_random_moves() {
+        let mut rng = Rng(0x1DC5_0017);
+        let mut moves_checked = 0u32;
+        for n in 0..20_000u32 {
+            let b = crate::board::random::random_position(&mut rng, 1 + n % 60).board;
+            let (p, o) = (b.player, b.opponent);
+            let swapped = instance_indices16(o, p);
+            let widen = |x: &Indices16| x[..46].iter().map(|&v| u32::from(v)).collect::<Vec<_>>();
+            assert_eq!(widen(&swapped), instance_indices_reference(o, p));
+            assert_eq!(swapped[46..], [0, 0]);
+            for sq in crate::board::Bits(crate::board::legal_moves(p, o)) {
+                let f = crate::board::flips(p, o, sq);
+                let (cp, co) = (o ^ f, p ^ f ^ (1u64 << sq));
+                let child = played_indices16(&swapped, sq, f);
+                assert_eq!(
+                    widen(&child),
+                    instance_indices_reference(cp, co),
+                    "{p:#x} {o:#x} {sq}"
+                );
+                assert_eq!(child[46..], [0, 0]);
+                moves_checked += 1;
+            }
+        }
+        assert!(moves_checked > 100_000, "{moves_checked}");
+        // a1 is the first digit of diag8 (instance 12), the edge (30), the 3x3 corner (34).
+        assert_eq!(SQUARE_DIGITS[0][12], 1);
+        assert_eq!(SQUARE_DIGITS[0][30], 1);
+        assert_eq!(SQUARE_DIGITS[0][34], 1);
+        assert_eq!(SQUARE_DIGITS[0].iter().filter(|&&d| d != 0).count(), 6);
     }
 
     /// The dispatched path (BMI2 where the build has it), the extraction path with the portable

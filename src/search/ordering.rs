@@ -2,7 +2,9 @@
 //! with an odd number of empties first) and a fixed square preference; in the middle it is
 //! fastest-first (leave the opponent the fewest replies), corners, potential mobility and the
 //! transposition table's move; at the deepest nodes it is the learned evaluation
-//! ([`crate::eval`]) of each child, after a 0-4 ply search, with the opponent's mobility.
+//! ([`crate::eval`]) of each child, after a 0-6 ply search, with the opponent's mobility (the
+//! leaf evaluations updated from their parent's pattern indices where all children are
+//! evaluated).
 
 use super::endgame::{Move, Search};
 use crate::board::rules::GameRules;
@@ -134,10 +136,11 @@ pub fn learned_order(
                 None => 0,
             }
         }
-        _ => -crate::eval::search(
+        _ => -crate::eval::search_moves(
             weights,
             next_player,
             next_opponent,
+            replies,
             depth,
             -65 * crate::eval::SCALE,
             65 * crate::eval::SCALE,
@@ -147,15 +150,53 @@ pub fn learned_order(
     value - MOBILITY_WEIGHT * mobility
 }
 
+/// [`learned_order`] at depth 0 from the parent's pattern indices: `swapped` is the parent
+/// seen by its opponent (`instance_indices16(opponent, player)`), the move is on `sq` and
+/// flips `flips`, `next_player`/`next_opponent` the child. The same value and node count.
+#[inline]
+pub fn learned_order_played(
+    weights: &crate::eval::Weights,
+    swapped: &crate::eval::patterns::Indices16,
+    sq: usize,
+    flips: u64,
+    next_player: u64,
+    next_opponent: u64,
+    nodes: &mut u64,
+) -> i32 {
+    let replies = legal_moves(next_player, next_opponent);
+    let empties = 64 - (next_player | next_opponent).count_ones();
+    match weights.set(empties) {
+        Some(w) if replies != 0 => {
+            *nodes += 1;
+            let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let value = crate::eval::evaluate_played(
+                w,
+                swapped,
+                sq,
+                flips,
+                next_player,
+                next_opponent,
+                replies,
+            );
+            -value - MOBILITY_WEIGHT * mobility
+        }
+        // A pass, the end of the game or no weights: the plain path.
+        _ => learned_order(weights, next_player, next_opponent, 0, nodes),
+    }
+}
+
 /// From this many empties up, moves are ordered by the learned evaluation of each child (with
 /// the opponent's mobility); below, by fastest-first and parity.
 pub const EVAL_ORDER_MIN: u32 = 12;
-/// From this many empties up, the evaluation of a child comes from a 1-ply search.
-pub const EVAL_DEPTH_1_MIN: u32 = 15;
+/// From this many empties up, the evaluation of a child comes from a 1-ply search. (One
+/// thread, hash 256 MiB, nodes with the evaluation's own counted, the evaluation's in
+/// brackets; 1/2/3-ply from 15/17/19 empties: FFO #40-#44 85.4 M, FFO #40-#49 880.7 M
+/// (102.0 M); from 16/18/20: 82.4 M and 876.1 M (68.9 M). More in docs/performance-order.md.)
+pub const EVAL_DEPTH_1_MIN: u32 = 16;
 /// From this many empties up, from a 2-ply search.
-pub const EVAL_DEPTH_2_MIN: u32 = 17;
+pub const EVAL_DEPTH_2_MIN: u32 = 18;
 /// From this many empties up, from a 3-ply search.
-pub const EVAL_DEPTH_3_MIN: u32 = 19;
+pub const EVAL_DEPTH_3_MIN: u32 = 20;
 /// From this many empties up, from a 4-ply search. (FFO #41-#48, one thread, hash 64 MiB,
 /// nodes with the evaluation's own counted, shipped weights, the shallow layer ordered by
 /// replies: 1/2/3/4-ply from 15/19/21/23 empties, 533 M; 14/17/20/22, 490 M; 14/16/19/21,
@@ -185,6 +226,9 @@ impl<R: GameRules> Search<'_, R> {
         } else {
             0
         };
+        // At depth 0 every child is evaluated: their indices come from this node's.
+        let swapped = (empties >= EVAL_ORDER_MIN && depth == 0)
+            .then(|| crate::eval::patterns::instance_indices16(board.opponent, board.player));
         for m in list.iter_mut() {
             let sq = m.sq as usize;
             let (np, no) = (
@@ -192,7 +236,12 @@ impl<R: GameRules> Search<'_, R> {
                 board.player ^ m.flips ^ (1u64 << sq),
             );
             if empties >= EVAL_ORDER_MIN {
-                m.value = learned_order(self.weights, np, no, depth, &mut self.nodes);
+                m.value = match &swapped {
+                    Some(sw) => {
+                        learned_order_played(self.weights, sw, sq, m.flips, np, no, &mut self.nodes)
+                    }
+                    None => learned_order(self.weights, np, no, depth, &mut self.nodes),
+                };
                 // The ordering searches of one node can cost far more nodes than the budget's
                 // charging interval (a 6-ply search per move): the budget is charged between
                 // them, so a node limit is seen within one of them. A stopped search's values
