@@ -300,24 +300,14 @@ impl<'a, R: GameRules> Search<'a, R> {
         let alpha_orig = alpha;
 
         let mut list = [Move::default(); MAX_MOVES];
-        // The children's hashes, for ETC (which comes after every prefetch).
-        let mut child_hashes = [0u64; MAX_MOVES];
         let mut n = 0;
-        let prefetch_near = empties > SHALLOW_MAX + 1 && empties <= TT_MIN;
-        let etc = use_tt && empties >= ETC_MIN;
+        let prefetch_children = empties > SHALLOW_MAX + 1 && empties <= TT_MIN;
         for sq in Bits(moves) {
             let f = R::flips(&state, sq);
-            if prefetch_near || etc {
-                let child = R::key(&R::play(&state, sq, f));
-                let child_hash = child.hash();
-                if etc {
-                    // Every child's bucket is asked for before the first is probed, so the
-                    // misses of the ETC probes overlap instead of following one another.
-                    self.tt.deep.prefetch(child_hash);
-                    child_hashes[n] = child_hash;
-                } else {
-                    self.tt.near.prefetch(child_hash);
-                }
+            if prefetch_children {
+                self.tt
+                    .near
+                    .prefetch(R::key(&R::play(&state, sq, f)).hash());
             }
             list[n] = Move {
                 sq: sq as u8,
@@ -328,9 +318,16 @@ impl<'a, R: GameRules> Search<'a, R> {
         }
         let list = &mut list[..n];
 
-        if etc {
-            // Enhanced transposition cutoff: a child already known to refute the window.
-            for (m, &child_hash) in list.iter().zip(&child_hashes[..n]) {
+        if use_tt && empties >= ETC_MIN {
+            // Enhanced transposition cutoff: a child already known to refute the window. Every
+            // child's bucket is asked for before the first is probed, so the probes' cache
+            // misses overlap instead of following one another.
+            let mut child_hashes = [0u64; MAX_MOVES];
+            for (m, child_hash) in list.iter().zip(child_hashes.iter_mut()) {
+                *child_hash = R::key(&R::play(&state, m.sq as usize, m.flips)).hash();
+                self.tt.deep.prefetch(*child_hash);
+            }
+            for (m, &child_hash) in list.iter().zip(&child_hashes) {
                 let child = R::key(&R::play(&state, m.sq as usize, m.flips));
                 if let Some(e) = self.tt.deep.probe(&child, child_hash) {
                     let score = -(e.upper as i32);

@@ -168,7 +168,7 @@ impl TranspositionTable {
     }
 
     /// The entry for `board`, if stored.
-    #[inline]
+    #[inline(always)]
     pub fn probe(&self, board: &Board, hash: u64) -> Option<Entry> {
         let (shard, _, key) = self.locate(hash);
         let table = self.map.shards()[shard].read();
