@@ -338,7 +338,9 @@ impl ShallowTable {
     }
 }
 
-const NEAR_MAX: usize = 32 << 20;
+/// The most the near table takes. (FFO #40-#44: a 24 MiB near table (1 M slots), 85.39 M nodes;
+/// 48 MiB, 85.12 M; 8 MiB, 86.70 M. FFO #45-#46: 24 MiB, 235.66 M; 48 MiB, 234.40 M.)
+const NEAR_MAX: usize = 64 << 20;
 
 /// Both tables of a solver: the bounded `DashMap` for deep nodes and the lock-free one below it.
 pub struct Tables {
@@ -349,9 +351,9 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// Tables within about `megabytes` MiB in all: an eighth (at most 32 MiB) for the near table.
+    /// Tables within about `megabytes` MiB in all: a quarter (at most 64 MiB) for the near table.
     pub fn new(megabytes: usize) -> Tables {
-        let near_bytes = (megabytes << 20) / 8;
+        let near_bytes = (megabytes << 20) / 4;
         let near_bytes = near_bytes.min(NEAR_MAX);
         Tables {
             deep: TranspositionTable::new(megabytes.saturating_sub(near_bytes >> 20)),
