@@ -438,7 +438,7 @@ mod tests {
         for shard in 0..4u64 {
             for slot in 0..per_shard {
                 // The hash whose low 32 bits scale to `slot` (rounded up) in shard `shard`.
-                let low = ((slot << 32) + per_shard - 1) / per_shard;
+                let low = (slot << 32).div_ceil(per_shard);
                 let hash = shard << 62 | low;
                 assert_eq!(tt.locate(hash).0 as u64, shard);
                 assert_eq!(tt.locate(hash).1, slot);
@@ -465,8 +465,8 @@ mod tests {
         let tt = TranspositionTable::with_shards(4, 16);
         assert_eq!(tt.map.shards().len(), 16);
         // Same low bits, different top bits: same slot, different shards.
-        let (s1, b1, k1) = tt.locate(0x1000_0000_dead_beef);
-        let (s2, b2, k2) = tt.locate(0xF000_0000_dead_beef);
+        let (s1, b1, k1) = tt.locate(0x1000_0000_DEAD_BEEF);
+        let (s2, b2, k2) = tt.locate(0xF000_0000_DEAD_BEEF);
         assert_eq!((s1, s2, b1), (1, 15, b2));
         assert_ne!(k1, k2);
         // The key is where dashmap and hashbrown look for shard, slot and tag.
