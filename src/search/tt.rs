@@ -1,8 +1,10 @@
 //! The transposition table: bounds on exact scores of boards already searched, shared by all
 //! threads. Built on a `DashMap` keyed by bucket number, so its size is fixed up front: a board
 //! maps to one of `buckets` slots, each holding two entries (one kept by depth, one always
-//! replaced). The full board is stored and compared, so a hash collision can never return a
-//! bound that belongs to another board.
+//! replaced). The map is used through its shards: the key is made from the board hash so that
+//! it needs no second hash and each bucket sits in a known slot (one lookup, and a prefetch
+//! before it). The full board is stored and compared, so a hash collision can never return a
+//! bound that belongs to another board. Below `TT_MIN` empties a lock-free near table is used.
 
 use crate::board::Board;
 use dashmap::{DashMap, SharedValue};
