@@ -106,12 +106,12 @@ pub fn legal_moves_avx2(player: u64, opponent: u64) -> u64 {
     }
 }
 
-/// Asks the CPU to start loading the cache line of `value` (a table slot about to be probed).
+/// Asks the CPU to start loading the cache line at `value` (a table slot about to be probed).
 #[inline(always)]
-pub fn prefetch<T>(value: &T) {
-    // SAFETY: SSE is part of the x86_64 baseline; a prefetch never faults and never changes
-    // memory, and the pointer comes from a live reference anyway.
-    unsafe { _mm_prefetch::<_MM_HINT_T0>(value as *const T as *const i8) }
+pub fn prefetch<T>(value: *const T) {
+    // SAFETY: SSE is part of the x86_64 baseline; a prefetch is only a hint: it never faults,
+    // whatever the address, and never changes memory, so no pointer validity is needed.
+    unsafe { _mm_prefetch::<_MM_HINT_T0>(value as *const i8) }
 }
 
 /// The bits of `x` under `mask`, packed into the low bits in square order (BMI2 `pext`): how

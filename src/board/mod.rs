@@ -22,9 +22,11 @@ use std::str::FromStr;
 /// The four corners, a1, h1, a8 and h8: a disc there can never be flipped.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
-/// Starts loading `value` into the cache (a no-op where the build has no prefetch kernel).
+/// Starts loading the cache line at `value` into the cache (a no-op where the build has no
+/// prefetch kernel). Any address will do: a prefetch never faults, so a stale or computed
+/// address costs only the wasted load.
 #[inline(always)]
-pub fn prefetch<T>(value: &T) {
+pub fn prefetch<T>(value: *const T) {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     flip_simd::prefetch(value);
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]

@@ -366,10 +366,17 @@ impl<'a, R: GameRules> Search<'a, R> {
         let list = &mut list[..n];
 
         if use_tt && empties >= ETC_MIN {
-            // Enhanced transposition cutoff: a child already known to refute the window.
-            for m in list.iter() {
+            // Enhanced transposition cutoff: a child already known to refute the window. Every
+            // child's bucket is asked for before the first is probed, so the probes' cache
+            // misses overlap instead of following one another.
+            let mut child_hashes = [0u64; MAX_MOVES];
+            for (m, child_hash) in list.iter().zip(child_hashes.iter_mut()) {
+                *child_hash = R::key(&R::play(&state, m.sq as usize, m.flips)).hash();
+                self.tt.deep.prefetch(*child_hash);
+            }
+            for (m, &child_hash) in list.iter().zip(&child_hashes) {
                 let child = R::key(&R::play(&state, m.sq as usize, m.flips));
-                if let Some(e) = self.tt.deep.probe(&child, child.hash()) {
+                if let Some(e) = self.tt.deep.probe(&child, child_hash) {
                     if e.cut < cut {
                         continue;
                     }

@@ -1,11 +1,13 @@
 //! The transposition table: bounds on exact scores of boards already searched, shared by all
 //! threads. Built on a `DashMap` keyed by bucket number, so its size is fixed up front: a board
 //! maps to one of `buckets` slots, each holding two entries (one kept by depth, one always
-//! replaced). The full board is stored and compared, so a hash collision can never return a
-//! bound that belongs to another board.
+//! replaced). The map is used through its shards: the key is made from the board hash so that
+//! it needs no second hash and each bucket sits in a known slot (one lookup, and a prefetch
+//! before it). The full board is stored and compared, so a hash collision can never return a
+//! bound that belongs to another board. Below `TT_MIN` empties a lock-free near table is used.
 
 use crate::board::Board;
-use dashmap::DashMap;
+use dashmap::{DashMap, SharedValue};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -53,79 +55,135 @@ pub const NO_MOVE: u8 = 64;
 
 type Bucket = [Entry; 2];
 
-/// Keys are already well-mixed bucket numbers: hashing them again would only cost time.
-#[derive(Default)]
-pub struct BucketHasher(u64);
+/// One item of a shard's hash table: the bucket's key and its two entries.
+type Item = (u64, SharedValue<Bucket>);
 
-impl Hasher for BucketHasher {
+/// The map's keys are built from the board hash already (see [`TranspositionTable`]): the
+/// hasher hands them on unchanged.
+#[derive(Default)]
+pub struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
     fn finish(&self) -> u64 {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are ever hashed; any other input still gets a deterministic value.
         for &b in bytes {
             self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
     }
-    fn write_u32(&mut self, n: u32) {
-        // Spread the bucket number over all 64 bits: dashmap picks the shard from high bits.
-        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 
 /// A size-bounded transposition table.
+///
+/// The `DashMap` is used through its shards: one board hash chooses the shard (its top bits)
+/// and the bucket inside the shard (its low 32 bits, scaled to the shard's number of buckets).
+/// A bucket's key is its number with the shard and a tag put where the map looks for them
+/// (hashbrown's slot from the low bits, its 7-bit tag from the top 7, dashmap's shard from the
+/// bits below those), so the identity hasher needs no second mix and every bucket lives in its
+/// own home slot: a lookup reads one group of control bytes and compares one key. Each shard's
+/// table is sized so that all its buckets fit without growing; its allocation therefore never
+/// moves, which is what lets [`TranspositionTable::prefetch`] compute a bucket's address.
 pub struct TranspositionTable {
-    map: DashMap<u32, Bucket, BuildHasherDefault<BucketHasher>>,
-    buckets: u64,
+    map: DashMap<u64, Bucket, BuildHasherDefault<IdentityHasher>>,
+    /// Address of each shard's control bytes (its items lie just below it): prefetch only.
+    ends: Box<[usize]>,
+    /// log2 of the number of shards.
+    shard_bits: u32,
+    /// Buckets in each shard.
+    per_shard: u64,
     generation: AtomicU8,
 }
 
-/// Bytes one stored bucket costs inside the map (key, value, control byte, and the spare room
-/// a hash map keeps free).
-const BYTES_PER_BUCKET: usize = (std::mem::size_of::<(u32, Bucket)>() + 1) * 8 / 7 + 4;
+/// Bytes one bucket costs: the item and its control byte.
+const BYTES_PER_SLOT: usize = std::mem::size_of::<Item>() + 1;
+
+/// Shards of the map unless the caller fits them to its threads.
+pub const DEFAULT_SHARDS: usize = 64;
 
 impl TranspositionTable {
     /// A table using at most about `megabytes` MiB (at least a few kilobytes).
     pub fn new(megabytes: usize) -> TranspositionTable {
+        TranspositionTable::with_shards(megabytes, DEFAULT_SHARDS)
+    }
+
+    /// A table of at most about `megabytes` MiB in `shards` shards (a power of two, 2 or
+    /// more; other values are rounded to one).
+    pub fn with_shards(megabytes: usize, shards: usize) -> TranspositionTable {
+        let shards = shards.clamp(2, 1 << 12).next_power_of_two();
         let bytes = megabytes.saturating_mul(1 << 20).max(64 << 10);
-        let shards = 64usize;
-        // Each shard's map grows by doubling: size the key space so that no shard, even with
-        // an unlucky share of keys, needs more room than its power-of-two allotment.
-        let per_shard_slots = ((bytes / shards) / BYTES_PER_BUCKET).max(16);
-        let per_shard_pow2 = if per_shard_slots.is_power_of_two() {
-            per_shard_slots
+        // A shard's table has a power of two of slots and holds 7/8 of them: fill exactly that
+        // many buckets, so that it never grows (and never moves).
+        let slots_fit = ((bytes / shards) / BYTES_PER_SLOT).clamp(16, 1 << 32);
+        let slots = if slots_fit.is_power_of_two() {
+            slots_fit
         } else {
-            per_shard_slots.next_power_of_two() / 2
+            slots_fit.next_power_of_two() / 2
         };
-        // hashbrown fills 7/8 of its slots; leave 10% margin for imbalance between shards.
-        let per_shard_keys = per_shard_pow2 * 7 / 8 * 9 / 10;
-        let buckets = (per_shard_keys * shards) as u64;
+        let per_shard = slots / 8 * 7;
         let map = DashMap::with_capacity_and_hasher_and_shard_amount(
-            buckets as usize,
-            BuildHasherDefault::<BucketHasher>::default(),
+            per_shard * shards,
+            BuildHasherDefault::<IdentityHasher>::default(),
             shards,
         );
+        let ends = map
+            .shards()
+            .iter()
+            .map(|shard| {
+                let table = shard.read();
+                debug_assert_eq!(table.buckets(), slots);
+                debug_assert_eq!(table.capacity(), per_shard);
+                table.data_end().as_ptr() as usize
+            })
+            .collect();
         TranspositionTable {
             map,
-            buckets,
+            ends,
+            shard_bits: shards.trailing_zeros(),
+            per_shard: per_shard as u64,
             generation: AtomicU8::new(1),
         }
     }
 
     /// Number of buckets (two entries each).
     pub fn buckets(&self) -> u64 {
-        self.buckets
+        self.per_shard << self.shard_bits
     }
 
+    /// The shard, the slot inside it and the map key of the bucket of `hash`.
     #[inline(always)]
-    fn bucket_of(&self, hash: u64) -> u32 {
-        ((hash as u128 * self.buckets as u128) >> 64) as u32
+    fn locate(&self, hash: u64) -> (usize, u64, u64) {
+        let shard = hash >> (64 - self.shard_bits);
+        let slot = ((hash as u32 as u64) * self.per_shard) >> 32;
+        // hashbrown: slot from the low bits, tag from the top 7 (distinct for neighbouring
+        // slots); dashmap: shard from the bits just below the tag.
+        let key = (slot & 0x7f) << 57 | shard << (57 - self.shard_bits) | slot;
+        (shard as usize, slot, key)
+    }
+
+    /// Starts loading the bucket of `hash` (its control byte and its item) into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, hash: u64) {
+        let (shard, slot, _) = self.locate(hash);
+        let end = self.ends[shard];
+        let item = end.wrapping_sub((slot as usize + 1) * std::mem::size_of::<Item>());
+        crate::board::prefetch(end.wrapping_add(slot as usize) as *const u8);
+        crate::board::prefetch(item as *const u8);
+        crate::board::prefetch(item.wrapping_add(std::mem::size_of::<Item>() - 1) as *const u8);
     }
 
     /// The entry for `board`, if stored.
-    #[inline]
+    #[inline(always)]
     pub fn probe(&self, board: &Board, hash: u64) -> Option<Entry> {
-        let bucket = self.map.get(&self.bucket_of(hash))?;
+        let (shard, _, key) = self.locate(hash);
+        let table = self.map.shards()[shard].read();
+        let (_, bucket) = table.get(key, |item| item.0 == key)?;
         bucket
+            .get()
             .iter()
             .find(|e| e.player == board.player && e.opponent == board.opponent && e.empties != 0)
             .copied()
@@ -157,41 +215,17 @@ impl TranspositionTable {
             generation,
             cut,
         };
-        let mut slot = self.map.entry(self.bucket_of(hash)).or_default();
-        let bucket = slot.value_mut();
-        // Same board: tighten the bounds already known.
-        for e in bucket.iter_mut() {
-            if e.player == board.player && e.opponent == board.opponent && e.empties != 0 {
-                if e.cut != cut {
-                    // More exact bounds replace guesses; guesses never touch more exact bounds.
-                    if cut > e.cut {
-                        *e = fresh;
-                    } else if best != NO_MOVE {
-                        e.best = best;
-                    }
-                    return;
-                }
-                e.lower = e.lower.max(fresh.lower);
-                e.upper = e.upper.min(fresh.upper);
-                if e.lower > e.upper {
-                    // Only possible if an older bound came from an aborted search: trust the new one.
-                    e.lower = fresh.lower;
-                    e.upper = fresh.upper;
-                }
-                if best != NO_MOVE {
-                    e.best = best;
-                }
-                e.generation = generation;
-                return;
+        let (shard, _, key) = self.locate(hash);
+        let mut table = self.map.shards()[shard].write();
+        match table.get_mut(key, |item| item.0 == key) {
+            Some((_, bucket)) => merge(bucket.get_mut(), fresh),
+            None => {
+                let mut bucket = Bucket::default();
+                merge(&mut bucket, fresh);
+                // Every bucket of the shard fits in its table: this never grows it (and if it
+                // would, the result is dropped rather than the table grown).
+                let _ = table.try_insert_no_grow(key, (key, SharedValue::new(bucket)));
             }
-        }
-        // Slot 0 keeps the deepest entry of the current generation; slot 1 takes the rest.
-        let deep = &bucket[0];
-        if deep.empties == 0 || deep.generation != generation || deep.empties as u32 <= empties {
-            bucket[1] = bucket[0];
-            bucket[0] = fresh;
-        } else {
-            bucket[1] = fresh;
         }
     }
 
@@ -207,9 +241,9 @@ impl TranspositionTable {
 
     /// Forgets everything (keeps the allocation).
     pub fn clear(&self) {
-        self.map
-            .iter_mut()
-            .for_each(|mut e| *e.value_mut() = Bucket::default());
+        for shard in self.map.shards() {
+            shard.write().clear();
+        }
     }
 
     /// Number of buckets in use.
@@ -220,6 +254,42 @@ impl TranspositionTable {
     /// True when nothing is stored.
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
+    }
+}
+
+/// Puts `fresh` into `bucket`: the same board's bounds are tightened; otherwise slot 0 keeps
+/// the deepest entry of the current generation and slot 1 takes the rest.
+#[inline(always)]
+fn merge(bucket: &mut Bucket, fresh: Entry) {
+    for e in bucket.iter_mut() {
+        if e.player == fresh.player && e.opponent == fresh.opponent && e.empties != 0 {
+            if e.cut != fresh.cut {
+                // More exact bounds replace guesses; guesses never touch a more exact entry.
+                if fresh.cut > e.cut {
+                    *e = fresh;
+                }
+                return;
+            }
+            e.lower = e.lower.max(fresh.lower);
+            e.upper = e.upper.min(fresh.upper);
+            if e.lower > e.upper {
+                // Only possible if an older bound came from an aborted search: trust the new one.
+                e.lower = fresh.lower;
+                e.upper = fresh.upper;
+            }
+            if fresh.best != NO_MOVE {
+                e.best = fresh.best;
+            }
+            e.generation = fresh.generation;
+            return;
+        }
+    }
+    let deep = &bucket[0];
+    if deep.empties == 0 || deep.generation != fresh.generation || deep.empties <= fresh.empties {
+        bucket[1] = bucket[0];
+        bucket[0] = fresh;
+    } else {
+        bucket[1] = fresh;
     }
 }
 
@@ -286,7 +356,9 @@ impl ShallowTable {
     }
 }
 
-const NEAR_MAX: usize = 32 << 20;
+/// The most the near table takes. (FFO #40-#44: a 24 MiB near table (1 M slots), 85.39 M nodes;
+/// 48 MiB, 85.12 M; 8 MiB, 86.70 M. FFO #45-#46: 24 MiB, 235.66 M; 48 MiB, 234.40 M.)
+const NEAR_MAX: usize = 64 << 20;
 
 /// Both tables of a solver: the bounded `DashMap` for deep nodes and the lock-free one below it.
 pub struct Tables {
@@ -297,9 +369,9 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// Tables within about `megabytes` MiB in all: an eighth (at most 32 MiB) for the near table.
+    /// Tables within about `megabytes` MiB in all: a quarter (at most 64 MiB) for the near table.
     pub fn new(megabytes: usize) -> Tables {
-        let near_bytes = (megabytes << 20) / 8;
+        let near_bytes = (megabytes << 20) / 4;
         let near_bytes = near_bytes.min(NEAR_MAX);
         Tables {
             deep: TranspositionTable::new(megabytes.saturating_sub(near_bytes >> 20)),
@@ -373,6 +445,58 @@ mod tests {
     }
 
     #[test]
+    fn every_bucket_has_its_own_home_slot() {
+        // Each bucket's key lands in the slot its number names, so a table holding every
+        // bucket is exactly full, never grew, and a prefetch address is the item's address.
+        let tt = TranspositionTable::with_shards(1, 4);
+        let capacity = tt.map.capacity();
+        assert_eq!(capacity as u64, tt.buckets());
+        let per_shard = tt.per_shard;
+        let b = Board::start();
+        for shard in 0..4u64 {
+            for slot in 0..per_shard {
+                // The hash whose low 32 bits scale to `slot` (rounded up) in shard `shard`.
+                let low = (slot << 32).div_ceil(per_shard);
+                let hash = shard << 62 | low;
+                assert_eq!(tt.locate(hash).0 as u64, shard);
+                assert_eq!(tt.locate(hash).1, slot);
+                tt.store(&b, hash, 20, 0, 1, 5, 3, EXACT);
+            }
+        }
+        assert_eq!(tt.len() as u64, tt.buckets());
+        assert_eq!(tt.map.capacity(), capacity, "the map must never grow");
+        for hash in [0u64, 1 << 62 | 12345, u64::MAX] {
+            let (shard, slot, key) = tt.locate(hash);
+            let table = tt.map.shards()[shard].read();
+            let item = table.get(key, |item| item.0 == key).unwrap();
+            let computed = tt.ends[shard] - (slot as usize + 1) * std::mem::size_of::<Item>();
+            assert_eq!(item as *const Item as usize, computed);
+        }
+        tt.clear();
+        assert!(tt.is_empty());
+        assert!(tt.probe(&b, 0).is_none());
+        assert_eq!(tt.map.capacity(), capacity, "clearing keeps the allocation");
+    }
+
+    #[test]
+    fn shards_and_buckets_come_from_separate_bits() {
+        let tt = TranspositionTable::with_shards(4, 16);
+        assert_eq!(tt.map.shards().len(), 16);
+        // Same low bits, different top bits: same slot, different shards.
+        let (s1, b1, k1) = tt.locate(0x1000_0000_DEAD_BEEF);
+        let (s2, b2, k2) = tt.locate(0xF000_0000_DEAD_BEEF);
+        assert_eq!((s1, s2, b1), (1, 15, b2));
+        assert_ne!(k1, k2);
+        // The key is where dashmap and hashbrown look for shard, slot and tag.
+        assert_eq!(tt.map.determine_shard(k2 as usize), 15);
+        assert_eq!(k2 >> 57, b2 & 0x7f);
+        assert_eq!(k2 & (tt.map.shards()[0].read().buckets() as u64 - 1), b2);
+        // Shard counts are rounded to a power of two of at least 2.
+        assert_eq!(TranspositionTable::with_shards(1, 3).map.shards().len(), 4);
+        assert_eq!(TranspositionTable::with_shards(1, 1).map.shards().len(), 2);
+    }
+
+    #[test]
     fn near_table_keeps_bounds_and_rejects_other_boards() {
         let near = ShallowTable::new(1 << 16);
         let b = Board::start();
@@ -389,4 +513,21 @@ mod tests {
         near.clear();
         assert_eq!(near.probe(&other, 7), None);
     }
+
+    #[test]
+    fn exact_bounds_replace_selective_ones_and_never_the_reverse() {
+        let tt = TranspositionTable::new(1);
+        let b = Board::start();
+        let h = b.hash();
+        tt.store(&b, h, 60, -10, 10, 30, 19, 8); // a selective search's guess: lower 30
+        let e = tt.probe(&b, h).unwrap();
+        assert_eq!((e.lower, e.upper, e.cut), (30, 64, 8));
+        tt.store(&b, h, 60, -10, 10, -20, 26, EXACT); // exact: upper -20 replaces the guess
+        let e = tt.probe(&b, h).unwrap();
+        assert_eq!((e.lower, e.upper, e.best, e.cut), (-64, -20, 26, EXACT));
+        tt.store(&b, h, 60, -30, -28, -29, 37, 12); // a guess never touches the exact entry
+        let e = tt.probe(&b, h).unwrap();
+        assert_eq!((e.lower, e.upper, e.best, e.cut), (-64, -20, 26, EXACT));
+    }
+
 }
