@@ -529,5 +529,4 @@ mod tests {
         let e = tt.probe(&b, h).unwrap();
         assert_eq!((e.lower, e.upper, e.best, e.cut), (-64, -20, 26, EXACT));
     }
-
 }
