@@ -372,6 +372,7 @@ impl Solver {
         let start = Instant::now();
         Attempt {
             tt: &self.tt,
+            limits: self.limits,
             pool: &self.pool,
             split_min: self.split_min(),
             cancel: Cancel::limited(&self.stop, Budget::new(&self.limits, start)),
@@ -696,6 +697,8 @@ fn is_over<R: GameRules>(state: &R::State) -> bool {
 /// flag, carrying the call's budget), when it started and the nodes it searched.
 struct Attempt<'s> {
     tt: &'s Tables,
+    /// The limits of the call (the selective searches take a share of them).
+    limits: Limits,
     pool: &'s rayon::ThreadPool,
     split_min: u32,
     cancel: Cancel<'s>,
@@ -747,7 +750,22 @@ impl Attempt<'_> {
         board: Board,
         f: impl FnOnce(&mut Search<'_, R>) -> T + Send,
     ) -> Option<T> {
-        let (tt, cancel, split_min) = (self.tt, &self.cancel, self.split_min);
+        let (result, nodes) =
+            Self::run_under(self.tt, self.pool, self.split_min, &self.cancel, board, f);
+        self.nodes += nodes;
+        result
+    }
+
+    /// [`Attempt::run`] under the cancellation flag `cancel`: the result (`None` when
+    /// stopped) and the nodes searched.
+    fn run_under<R: GameRules, T: Send>(
+        tt: &Tables,
+        pool: &rayon::ThreadPool,
+        split_min: u32,
+        cancel: &Cancel<'_>,
+        board: Board,
+        f: impl FnOnce(&mut Search<'_, R>) -> T + Send,
+    ) -> (Option<T>, u64) {
         let go = || {
             let mut search = Search::<R>::new(tt, cancel, split_min);
             let result = f(&mut search);
@@ -758,12 +776,11 @@ impl Attempt<'_> {
             (result, search.nodes, finished)
         };
         let (result, nodes, finished) = if board.empties() >= split_min {
-            self.pool.install(go)
+            pool.install(go)
         } else {
             go()
         };
-        self.nodes += nodes;
-        finished.then_some(result)
+        (finished.then_some(result), nodes)
     }
 
     /// Exact score of the side to move in `state` (window search); `None` when stopped.
@@ -807,13 +824,35 @@ impl Attempt<'_> {
     fn selective<R: GameRules>(&mut self, state: R::State, alpha: i32, beta: i32) -> Option<i32> {
         let board = R::board(&state);
         let mut guess = 0;
-        if board.empties() >= SELECTIVE_MIN {
-            for &margin in SELECTIVE_MARGINS {
-                let selectivity = Selectivity { margin };
-                guess = self.run::<R, _>(board, |search| {
+        if board.empties() < SELECTIVE_MIN {
+            return Some(guess);
+        }
+        // Under a limit the selective searches get a quarter of it, so that the exact search
+        // still has most of it to prove bounds.
+        let share = Limits {
+            time: self.limits.time.map(|t| t / 4),
+            nodes: self.limits.nodes.map(|n| n / 4),
+        };
+        let cancel = Cancel::limited(&self.cancel, Budget::new(&share, Instant::now()));
+        for &margin in SELECTIVE_MARGINS {
+            let selectivity = Selectivity { margin };
+            let (v, nodes) = Self::run_under(
+                self.tt,
+                self.pool,
+                self.split_min,
+                &cancel,
+                board,
+                |search: &mut Search<'_, R>| {
                     search.selective = Some(selectivity);
                     search.search(state, alpha, beta)
-                })?;
+                },
+            );
+            self.nodes += nodes;
+            match v {
+                Some(v) => guess = v,
+                None if self.cancel.is_cancelled() => return None,
+                // Their share is spent: the exact search goes on without a better guess.
+                None => return Some(0),
             }
         }
         Some(guess)
