@@ -3,6 +3,12 @@
 
 mod cli;
 
+/// Large blocks (the transposition tables) on transparent huge pages where the build has the
+/// kernel module that provides it; the plain system allocator elsewhere.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[global_allocator]
+static ALLOCATOR: osolve::board::flip_simd::HugePageAlloc = osolve::board::flip_simd::HugePageAlloc;
+
 fn main() {
     std::process::exit(cli::run());
 }

@@ -1,8 +1,9 @@
 //! The SIMD kernels: the flips of a move and the legal moves of a board (AVX2, each with the
 //! four direction pairs in one 256-bit register), and the BMI2 `pext` that the evaluation's
-//! pattern indices use. This is the only module with `unsafe`; it compiles only when the build
-//! targets AVX2, and `flip::flips_portable`, `moves::legal_moves_portable` and the evaluation's
-//! portable `pext` are the twins that tests compare it against.
+//! pattern indices use; and the binary's allocator, which puts large blocks on huge pages. This
+//! is the only module with `unsafe`; it compiles only when the build targets AVX2, and
+//! `flip::flips_portable`, `moves::legal_moves_portable`, the evaluation's portable `pext` and
+//! the system allocator are the twins that tests compare it against.
 #![cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 
 use super::flip::{HIGHER, LOWER};
@@ -124,4 +125,191 @@ pub fn pext_bmi2(x: u64, mask: u64) -> u64 {
     // SAFETY: BMI2 is enabled for the whole build (cfg above), so `pext` is available; it only
     // computes on registers.
     unsafe { _pext_u64(x, mask) }
+}
+
+/// The allocator of the `osolve` binary: the system allocator, except that a block of at least
+/// [`HUGE_MIN`] bytes (the transposition tables, the evaluation's weights) is aligned to 2 MiB
+/// and advised to the kernel as wanting transparent huge pages. The search's table probes land
+/// at random addresses in hundreds of MiB; with 4 KiB pages nearly each one also misses the
+/// TLB. Its portable twin is `std::alloc::System` itself (which every other build and the
+/// tests use); the tests compare what the two allocate.
+pub struct HugePageAlloc;
+
+/// Blocks from this size up get huge-page alignment and advice.
+pub const HUGE_MIN: usize = 1 << 20;
+/// The size of a transparent huge page on x86_64.
+pub const HUGE_PAGE: usize = 2 << 20;
+
+impl HugePageAlloc {
+    /// The layout asked of the system for `layout`: large blocks rounded up to whole huge pages
+    /// and aligned to one (`None` when that overflows). Every page of such a block can then be
+    /// a huge one; the price is at most one huge page of resident tail per block.
+    #[inline]
+    fn system_layout(layout: std::alloc::Layout) -> Option<std::alloc::Layout> {
+        if layout.size() < HUGE_MIN {
+            return Some(layout);
+        }
+        let size = layout.size().checked_next_multiple_of(HUGE_PAGE)?;
+        std::alloc::Layout::from_size_align(size, layout.align().max(HUGE_PAGE)).ok()
+    }
+}
+
+#[cfg(target_os = "linux")]
+extern "C" {
+    fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: std::ffi::c_int)
+        -> std::ffi::c_int;
+}
+
+/// Advises the kernel that `len` bytes at `ptr` (huge-page aligned) want huge pages. Only a
+/// hint: where the kernel has none, or has them switched off, nothing changes.
+#[inline]
+fn advise_huge(ptr: *mut u8, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        /// `MADV_HUGEPAGE` of Linux (the same on every architecture).
+        const MADV_HUGEPAGE: std::ffi::c_int = 14;
+        // SAFETY: `ptr..ptr + len` is one block the system allocator just returned to us, so
+        // the range is mapped and ours; `madvise` with this advice only changes how the kernel
+        // backs the pages, never their contents, and its result (an error where huge pages are
+        // unsupported) is deliberately ignored.
+        unsafe {
+            madvise(ptr.cast(), len, MADV_HUGEPAGE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (ptr, len);
+}
+
+// SAFETY: every block is allocated and freed by `System` with the same layout
+// (`system_layout` is a pure function of the caller's layout, which `GlobalAlloc` guarantees is
+// the same at `dealloc` as at `alloc`); that layout is at least as large and as aligned as the
+// caller's, so the block satisfies the caller's layout.
+unsafe impl std::alloc::GlobalAlloc for HugePageAlloc {
+    #[inline]
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let Some(system) = HugePageAlloc::system_layout(layout) else {
+            return std::ptr::null_mut();
+        };
+        // SAFETY: `system` has a non-zero size (at least the caller's, which is non-zero).
+        let ptr = unsafe { std::alloc::System.alloc(system) };
+        if !ptr.is_null() && layout.size() >= HUGE_MIN {
+            advise_huge(ptr, system.size());
+        }
+        ptr
+    }
+
+    #[inline]
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        if layout.size() < HUGE_MIN {
+            // SAFETY: the caller's layout, passed on unchanged.
+            return unsafe { std::alloc::System.alloc_zeroed(layout) };
+        }
+        // SAFETY: as in `alloc`. The zeroing comes after the advice, so that the pages it
+        // touches first are already huge ones.
+        let ptr = unsafe { self.alloc(layout) };
+        if !ptr.is_null() {
+            // SAFETY: `ptr` is a fresh block of at least `layout.size()` bytes.
+            unsafe { std::ptr::write_bytes(ptr, 0, layout.size()) };
+        }
+        ptr
+    }
+
+    #[inline]
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // `system_layout` succeeded for this layout when the block was allocated.
+        if let Some(system) = HugePageAlloc::system_layout(layout) {
+            // SAFETY: `ptr` came from `System` with exactly this layout (see the impl's comment).
+            unsafe { std::alloc::System.dealloc(ptr, system) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::alloc::{GlobalAlloc, Layout, System};
+
+    /// The `THPeligible` flag of the mapping holding `addr`, from /proc/self/smaps.
+    fn huge_page_eligible(addr: usize) -> Option<bool> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+        let mut inside = false;
+        for line in smaps.lines() {
+            let first = line.split_whitespace().next().unwrap_or("");
+            if let Some((lo, hi)) = first.split_once('-') {
+                if let (Ok(lo), Ok(hi)) =
+                    (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+                {
+                    inside = (lo..hi).contains(&addr);
+                    continue;
+                }
+            }
+            if inside {
+                if let Some(flag) = line.strip_prefix("THPeligible:") {
+                    return Some(flag.trim() == "1");
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn huge_page_blocks_hold_what_system_blocks_hold() {
+        let sizes = [
+            24,
+            4096,
+            HUGE_MIN - 8,
+            HUGE_MIN,
+            3 * HUGE_PAGE + 5,
+            48 << 20,
+        ];
+        for &size in &sizes {
+            for align in [8, 64, 4096] {
+                let layout = Layout::from_size_align(size, align).unwrap();
+                // SAFETY: non-zero sizes; each block is written within its size, then freed by
+                // the allocator that made it with the layout it was made with.
+                unsafe {
+                    let ours = HugePageAlloc.alloc(layout);
+                    let twin = System.alloc(layout);
+                    assert!(!ours.is_null() && !twin.is_null());
+                    assert_eq!(ours as usize % align, 0, "size {size} align {align}");
+                    if size >= HUGE_MIN {
+                        assert_eq!(ours as usize % HUGE_PAGE, 0, "size {size}");
+                    }
+                    for i in (0..size).step_by(4093).chain([size - 1]) {
+                        *ours.add(i) = (i % 251) as u8;
+                        *twin.add(i) = (i % 251) as u8;
+                    }
+                    for i in (0..size).step_by(4093).chain([size - 1]) {
+                        assert_eq!(*ours.add(i), *twin.add(i));
+                    }
+                    HugePageAlloc.dealloc(ours, layout);
+                    System.dealloc(twin, layout);
+
+                    let zeroed = HugePageAlloc.alloc_zeroed(layout);
+                    assert!((0..size).step_by(997).all(|i| *zeroed.add(i) == 0));
+                    assert_eq!(*zeroed.add(size - 1), 0);
+                    HugePageAlloc.dealloc(zeroed, layout);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn large_blocks_are_advised_for_huge_pages() {
+        let enabled = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
+        let Ok(enabled) = enabled else {
+            return; // no transparent huge pages in this kernel: the advice is a no-op
+        };
+        let layout = Layout::from_size_align(8 << 20, 8).unwrap();
+        // SAFETY: a non-zero size; the block is freed with the layout it was made with.
+        unsafe {
+            let block = HugePageAlloc.alloc(layout);
+            assert!(!block.is_null());
+            let eligible = huge_page_eligible(block as usize + HUGE_PAGE);
+            HugePageAlloc.dealloc(block, layout);
+            // With huge pages off ("[never]") nothing is eligible; otherwise the advice makes
+            // the block eligible even where the default is "madvise".
+            assert_eq!(eligible, Some(!enabled.contains("[never]")), "{enabled}");
+        }
+    }
 }

@@ -307,7 +307,7 @@ impl Solver {
         let (pool, threads) = thread_pool(options.threads)?;
         stability::init();
         Ok(Solver {
-            tt: Tables::new(options.hash_mb),
+            tt: Tables::for_threads(options.hash_mb, threads),
             pool,
             threads,
             options,
