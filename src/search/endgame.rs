@@ -127,14 +127,90 @@ impl<'a> Cancel<'a> {
 }
 
 /// A move with its flips and ordering value.
+///
+/// Sixteen bytes with no padding: a node's list is zeroed as one block, not field by field.
 #[derive(Clone, Copy, Default)]
 pub struct Move {
     /// Square index.
     pub sq: u8,
+    /// What the node's table probe of the child found ([`Hint::NONE`] when it did not probe).
+    pub hint: Hint,
     /// Discs it flips.
     pub flips: u64,
     /// Ordering value: higher first.
     pub value: i32,
+}
+
+const _: () = assert!(std::mem::size_of::<Move>() == 16);
+
+impl Move {
+    /// The move on `sq` flipping `flips`, without ordering value or hint.
+    #[inline(always)]
+    pub fn new(sq: usize, flips: u64) -> Move {
+        Move {
+            sq: sq as u8,
+            hint: Hint::NONE,
+            flips,
+            value: 0,
+        }
+    }
+}
+
+/// What a node's probe of a child's table entry found (the probe of enhanced transposition
+/// cutoff), handed to the child so that it neither hashes, locks nor looks up the same bucket
+/// again. All zero is "not probed", so that a list of moves is zeroed as one block.
+///
+/// The hint can be older than the table: between the parent's probe and the child's search
+/// another thread (a split) may have stored a tighter entry for the child, or replaced its
+/// entry. The hint's bounds were proven all the same, so the child's score stays exact; it
+/// only may search more than it would with the newer entry. (On one thread nothing can store
+/// the child in between: every other node searched meanwhile has fewer empties, or is a
+/// sibling, another board. A re-search of the same child gets no hint: its first search
+/// stored a fresher entry.)
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// Lower bound the child may use; above `upper` when the child may use no bounds.
+    lower: i8,
+    /// Upper bound the child may use.
+    upper: i8,
+    /// 0: not probed; otherwise one more than the entry's move (`NO_MOVE` + 1 when none).
+    tag: u8,
+}
+
+impl Hint {
+    /// Not probed: the child probes the table itself.
+    pub const NONE: Hint = Hint {
+        lower: 0,
+        upper: 0,
+        tag: 0,
+    };
+    /// Probed and found no entry.
+    const MISSING: Hint = Hint::move_only(NO_MOVE);
+    /// Probed: no bounds the child may use, the move `best` (`NO_MOVE` when none).
+    const fn move_only(best: u8) -> Hint {
+        Hint {
+            lower: 1,
+            upper: 0,
+            tag: best + 1,
+        }
+    }
+    /// Probed: bounds `lower..=upper` and the move `best` (`NO_MOVE` when none).
+    fn found(lower: i8, upper: i8, best: u8) -> Hint {
+        Hint {
+            lower,
+            upper,
+            tag: best + 1,
+        }
+    }
+    /// `None` when not probed; else the bounds the child may use (if any) and the move.
+    #[inline(always)]
+    fn get(self) -> Option<(Option<(i32, i32)>, u8)> {
+        (self.tag != 0).then(|| {
+            let bounds =
+                (self.lower <= self.upper).then_some((self.lower as i32, self.upper as i32));
+            (bounds, self.tag - 1)
+        })
+    }
 }
 
 /// One thread's view of a search under the rules `R`: the shared table and cancellation, its
@@ -267,11 +343,12 @@ impl<'a, R: GameRules> Search<'a, R> {
         }
     }
 
-    /// Child of a deep node: the right layer for its number of empties.
+    /// Child of a deep node: the right layer for its number of empties; `hint` is what the
+    /// node's probe of the child found (only deep children are probed).
     #[inline(always)]
-    fn child(&mut self, state: R::State, alpha: i32, beta: i32, empties: u32) -> i32 {
+    fn child(&mut self, state: R::State, alpha: i32, beta: i32, empties: u32, hint: Hint) -> i32 {
         if empties > SHALLOW_MAX {
-            self.deep(state, alpha, beta, empties, false)
+            self.deep_hinted(state, alpha, beta, empties, false, hint)
         } else if !R::BOARD_ONLY {
             self.leaf(state, alpha, beta)
         } else if empties >= 5 {
@@ -283,13 +360,28 @@ impl<'a, R: GameRules> Search<'a, R> {
     }
 
     /// More than `SHALLOW_MAX` empties: move list, fastest-first ordering, table, ETC, splits.
+    #[inline(always)]
     pub fn deep(
+        &mut self,
+        state: R::State,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        passed: bool,
+    ) -> i32 {
+        self.deep_hinted(state, alpha, beta, empties, passed, Hint::NONE)
+    }
+
+    /// [`Search::deep`] where the parent may already have probed this node's table entry
+    /// (`hint`, see [`Hint`]).
+    fn deep_hinted(
         &mut self,
         state: R::State,
         mut alpha: i32,
         mut beta: i32,
         empties: u32,
         passed: bool,
+        hint: Hint,
     ) -> i32 {
         self.nodes += 1;
         if empties >= CANCEL_CHECK_MIN && self.stopped() {
@@ -315,7 +407,11 @@ impl<'a, R: GameRules> Search<'a, R> {
             Some(s) if empties >= PROBCUT_MIN => s.margin as u8,
             _ => EXACT,
         };
-        let stored = if use_tt {
+        let stored = if let Some((bounds, best)) = hint.get() {
+            // The parent probed this board (and applied the rule on selective entries).
+            tt_move = best;
+            bounds.map(|(lower, upper)| (lower, upper, best))
+        } else if use_tt {
             match self.tt.deep.probe(&key, hash) {
                 // A selective entry's bounds are guesses: the exact search takes its move only.
                 Some(e) if e.cut < cut => {
@@ -356,11 +452,7 @@ impl<'a, R: GameRules> Search<'a, R> {
                     .near
                     .prefetch(R::key(&R::play(&state, sq, f)).hash());
             }
-            list[n] = Move {
-                sq: sq as u8,
-                flips: f,
-                value: 0,
-            };
+            list[n] = Move::new(sq, f);
             n += 1;
         }
         let list = &mut list[..n];
@@ -368,26 +460,39 @@ impl<'a, R: GameRules> Search<'a, R> {
         if use_tt && empties >= ETC_MIN {
             // Enhanced transposition cutoff: a child already known to refute the window. Every
             // child's bucket is asked for before the first is probed, so the probes' cache
-            // misses overlap instead of following one another.
+            // misses overlap instead of following one another. What each probe finds goes to
+            // the child as its hint.
             let mut child_hashes = [0u64; MAX_MOVES];
             for (m, child_hash) in list.iter().zip(child_hashes.iter_mut()) {
                 *child_hash = R::key(&R::play(&state, m.sq as usize, m.flips)).hash();
                 self.tt.deep.prefetch(*child_hash);
             }
-            for (m, &child_hash) in list.iter().zip(&child_hashes) {
+            // How exactly the children are searched (the rule of selective entries is theirs).
+            let child_cut = match self.selective {
+                Some(s) if empties - 1 >= PROBCUT_MIN => s.margin as u8,
+                _ => EXACT,
+            };
+            for (m, &child_hash) in list.iter_mut().zip(&child_hashes) {
                 let child = R::key(&R::play(&state, m.sq as usize, m.flips));
-                if let Some(e) = self.tt.deep.probe(&child, child_hash) {
-                    if e.cut < cut {
-                        continue;
+                m.hint = match self.tt.deep.probe(&child, child_hash) {
+                    Some(e) => {
+                        if e.cut >= cut {
+                            let score = -(e.upper as i32);
+                            if score >= beta {
+                                self.tt
+                                    .deep
+                                    .store(&key, hash, empties, alpha_orig, beta, score, m.sq, cut);
+                                return score;
+                            }
+                        }
+                        if e.cut >= child_cut {
+                            Hint::found(e.lower, e.upper, e.best)
+                        } else {
+                            Hint::move_only(e.best)
+                        }
                     }
-                    let score = -(e.upper as i32);
-                    if score >= beta {
-                        self.tt
-                            .deep
-                            .store(&key, hash, empties, alpha_orig, beta, score, m.sq, cut);
-                        return score;
-                    }
-                }
+                    None => Hint::MISSING,
+                };
             }
         }
 
@@ -403,6 +508,7 @@ impl<'a, R: GameRules> Search<'a, R> {
                 -beta,
                 -alpha,
                 empties - 1,
+                m.hint,
             );
             first = (v, m.sq);
             searched = 1;
@@ -527,11 +633,12 @@ impl<'a, R: GameRules> Search<'a, R> {
             }
             let child = R::play(&state, m.sq as usize, m.flips);
             let v = if i + searched == 0 {
-                -self.child(child, -beta, -alpha, empties - 1)
+                -self.child(child, -beta, -alpha, empties - 1, m.hint)
             } else {
-                let mut v = -self.child(child, -alpha - 1, -alpha, empties - 1);
+                let mut v = -self.child(child, -alpha - 1, -alpha, empties - 1, m.hint);
                 if v > alpha && v < beta {
-                    v = -self.child(child, -beta, -alpha, empties - 1);
+                    // The first search stored a fresher entry than the hint.
+                    v = -self.child(child, -beta, -alpha, empties - 1, Hint::NONE);
                 }
                 v
             };
@@ -582,11 +689,11 @@ impl<'a, R: GameRules> Search<'a, R> {
             };
             let child = R::play(&state, m.sq as usize, m.flips);
             let a = shared_alpha.load(Ordering::Relaxed);
-            let mut v = -search.child(child, -a - 1, -a, empties - 1);
+            let mut v = -search.child(child, -a - 1, -a, empties - 1, m.hint);
             if !cancel.is_cancelled() && v > a && v < beta {
                 // Re-search with the full window, from the alpha the siblings have reached since.
                 let a2 = shared_alpha.load(Ordering::Relaxed).max(a);
-                v = -search.child(child, -beta, -a2, empties - 1);
+                v = -search.child(child, -beta, -a2, empties - 1, Hint::NONE);
             }
             search.charge_rest();
             nodes.fetch_add(search.nodes, Ordering::Relaxed);
@@ -632,10 +739,6 @@ pub(super) fn stability_cutoff(
 /// Legal moves as a list with flips (unordered), for root-level code.
 pub fn move_list(board: &Board) -> Vec<Move> {
     Bits(legal_moves(board.player, board.opponent))
-        .map(|sq| Move {
-            sq: sq as u8,
-            flips: board.flips(sq),
-            value: 0,
-        })
+        .map(|sq| Move::new(sq, board.flips(sq)))
         .collect()
 }
