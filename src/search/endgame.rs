@@ -457,6 +457,9 @@ impl<'a, R: GameRules> Search<'a, R> {
         }
         let list = &mut list[..n];
 
+        // The best of the moves not searched (below) or searched so far, and its square.
+        let mut first = (NO_SCORE, NO_MOVE);
+        let mut n = n;
         if use_tt && empties >= ETC_MIN {
             // Enhanced transposition cutoff: a child already known to refute the window. Every
             // child's bucket is asked for before the first is probed, so the probes' cache
@@ -494,11 +497,28 @@ impl<'a, R: GameRules> Search<'a, R> {
                     None => Hint::MISSING,
                 };
             }
+            // A child whose lower bound proves that its move cannot raise alpha is neither
+            // ordered nor searched: its search would return that bound at once, as a node
+            // (fail-soft) its upper bound of the move's score, which is what the node takes.
+            let mut i = 0;
+            while i < n {
+                if let Some((Some((lower, _)), _)) = list[i].hint.get() {
+                    if -lower <= alpha {
+                        if -lower > first.0 {
+                            first = (-lower, list[i].sq);
+                        }
+                        n -= 1;
+                        list.swap(i, n);
+                        continue;
+                    }
+                }
+                i += 1;
+            }
         }
+        let list = &mut list[..n];
 
         // The table's move is searched before the others are ordered: when it cuts, as it
         // mostly does, their ordering (a search of each at the deepest nodes) is never needed.
-        let mut first = (NO_SCORE, NO_MOVE);
         let mut searched = 0;
         if let Some(i) = list.iter().position(|m| m.sq == tt_move) {
             list.swap(0, i);
@@ -510,7 +530,9 @@ impl<'a, R: GameRules> Search<'a, R> {
                 empties - 1,
                 m.hint,
             );
-            first = (v, m.sq);
+            if v > first.0 {
+                first = (v, m.sq);
+            }
             searched = 1;
         }
         let (best, best_move) = if first.0 >= beta || n == searched {
@@ -741,4 +763,98 @@ pub fn move_list(board: &Board) -> Vec<Move> {
     Bits(legal_moves(board.player, board.opponent))
         .map(|sq| Move::new(sq, board.flips(sq)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::random::{random_position, Rng};
+    use crate::search::reference::alpha_beta;
+
+    /// Fail-soft: inside the window the exact score, beyond it a bound on the right side.
+    fn check(v: i32, exact: i32, alpha: i32, beta: i32, what: &str) {
+        if exact <= alpha {
+            assert!(
+                exact <= v && v <= alpha,
+                "{what}: {v} for {exact} in ({alpha}, {beta})"
+            );
+        } else if exact >= beta {
+            assert!(
+                beta <= v && v <= exact,
+                "{what}: {v} for {exact} in ({alpha}, {beta})"
+            );
+        } else {
+            assert_eq!(v, exact, "{what}: window ({alpha}, {beta})");
+        }
+    }
+
+    #[test]
+    fn stale_missing_and_absent_hints_keep_scores_exact() {
+        // A hint may be older than the table (another thread stored a tighter entry since),
+        // say "missing" while the table holds an entry, carry any move, or be absent: the
+        // score must stay exact whatever valid bounds it carries.
+        let mut rng = Rng(1717);
+        let tt = Tables::new(4);
+        let stop = Cancel::root();
+        let mut hinted = 0;
+        for i in 0..120 {
+            let empties = TT_MIN + (i % 3);
+            let p = random_position(&mut rng, empties);
+            let exact = alpha_beta(p.board, -65, 65);
+            let moves = p.board.moves();
+            if moves == 0 {
+                continue;
+            }
+            // A legal move, an illegal square and no move at all.
+            let legal = moves.trailing_zeros() as u8;
+            let illegal = (!moves & p.board.empty()).trailing_zeros().min(63) as u8;
+            let loose = |below: i32, above: i32| {
+                Hint::found(
+                    (exact - below).max(-64) as i8,
+                    (exact + above).min(64) as i8,
+                    legal,
+                )
+            };
+            let hints = [
+                Hint::NONE,
+                Hint::MISSING,
+                Hint::move_only(illegal),
+                Hint::move_only(legal),
+                loose(0, 0),
+                loose(3, 0),
+                loose(0, 5),
+                loose(2, 130),
+                loose(130, 130),
+            ];
+            for hint in hints {
+                for _ in 0..3 {
+                    let a = (rng.next_u64() % 131) as i32 - 65;
+                    let b = (a + 1 + (rng.next_u64() % 12) as i32).min(65);
+                    if i % 2 == 0 {
+                        // Half the time the table is empty, half the time it holds this board.
+                        tt.clear();
+                    }
+                    let mut search = Search::<Othello>::new(&tt, &stop, u32::MAX);
+                    let v = search.deep_hinted(p.board, a, b, empties, false, hint);
+                    check(v, exact, a, b, &format!("{:?} with {hint:?}", p.board));
+                    hinted += 1;
+                }
+            }
+        }
+        assert!(hinted > 2000, "{hinted} searches");
+    }
+
+    #[test]
+    fn a_probed_hint_holds_what_the_probe_found() {
+        assert_eq!(Hint::NONE.get(), None);
+        assert_eq!(Hint::MISSING.get(), Some((None, NO_MOVE)));
+        assert_eq!(Hint::move_only(19).get(), Some((None, 19)));
+        assert_eq!(Hint::found(-64, 12, 3).get(), Some((Some((-64, 12)), 3)));
+        assert_eq!(
+            Hint::found(5, 5, NO_MOVE).get(),
+            Some((Some((5, 5)), NO_MOVE))
+        );
+        // All zero is "not probed": a zeroed list of moves carries no hint.
+        assert_eq!(Move::default().hint, Hint::NONE);
+    }
 }
