@@ -43,6 +43,9 @@ const CANCEL_CHECK_MIN: u32 = 10;
 pub(super) const NO_SCORE: i32 = -100;
 /// The most legal moves an Othello position can have is 33; leave room.
 const MAX_MOVES: usize = 40;
+/// Nodes with at most this many moves (all with this many empties or fewer) zero a list of
+/// this length instead of `MAX_MOVES` (sixteen moves, 256 bytes: a few vector stores).
+const FEW_MOVES: usize = 16;
 
 /// Stability cutoffs are only tried when alpha is this high for the number of empties: below
 /// it the opponent rarely has enough stable discs to matter, and computing them is wasted.
@@ -128,7 +131,7 @@ impl<'a> Cancel<'a> {
 
 /// A move with its flips and ordering value.
 ///
-/// Sixteen bytes with no padding: a node's list is zeroed as one block, not field by field.
+/// Sixteen bytes with no padding: a node's list is zeroed as a block, not field by field.
 #[derive(Clone, Copy, Default)]
 pub struct Move {
     /// Square index.
@@ -442,7 +445,17 @@ impl<'a, R: GameRules> Search<'a, R> {
             }
         }
 
-        let mut list = [Move::default(); MAX_MOVES];
+        // Only the list that is used is zeroed: most nodes have few moves (never more than their
+        // empties), and zeroing `MAX_MOVES` moves (a call of memset) cost more than building it.
+        let mut few;
+        let mut many;
+        let list: &mut [Move] = if moves.count_ones() as usize <= FEW_MOVES {
+            few = [Move::default(); FEW_MOVES];
+            &mut few
+        } else {
+            many = [Move::default(); MAX_MOVES];
+            &mut many
+        };
         let mut n = 0;
         let prefetch_children = empties > SHALLOW_MAX + 1 && empties <= TT_MIN;
         for sq in Bits(moves) {
@@ -465,7 +478,15 @@ impl<'a, R: GameRules> Search<'a, R> {
             // child's bucket is asked for before the first is probed, so the probes' cache
             // misses overlap instead of following one another. What each probe finds goes to
             // the child as its hint.
-            let mut child_hashes = [0u64; MAX_MOVES];
+            let mut few_hashes;
+            let mut many_hashes;
+            let child_hashes: &mut [u64] = if n <= FEW_MOVES {
+                few_hashes = [0u64; FEW_MOVES];
+                &mut few_hashes
+            } else {
+                many_hashes = [0u64; MAX_MOVES];
+                &mut many_hashes
+            };
             for (m, child_hash) in list.iter().zip(child_hashes.iter_mut()) {
                 *child_hash = R::key(&R::play(&state, m.sq as usize, m.flips)).hash();
                 self.tt.deep.prefetch(*child_hash);
@@ -475,7 +496,7 @@ impl<'a, R: GameRules> Search<'a, R> {
                 Some(s) if empties - 1 >= PROBCUT_MIN => s.margin as u8,
                 _ => EXACT,
             };
-            for (m, &child_hash) in list.iter_mut().zip(&child_hashes) {
+            for (m, &child_hash) in list.iter_mut().zip(child_hashes.iter()) {
                 let child = R::key(&R::play(&state, m.sq as usize, m.flips));
                 m.hint = match self.tt.deep.probe(&child, child_hash) {
                     Some(e) => {
