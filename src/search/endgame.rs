@@ -465,7 +465,10 @@ impl<'a, R: GameRules> Search<'a, R> {
                     .near
                     .prefetch(R::key(&R::play(&state, sq, f)).hash());
             }
-            list[n] = Move::new(sq, f);
+            // The list is zeroed (no value, no hint): only the move itself is written.
+            let m = &mut list[n];
+            m.sq = sq as u8;
+            m.flips = f;
             n += 1;
         }
         let list = &mut list[..n];
