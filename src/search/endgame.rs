@@ -475,7 +475,6 @@ impl<'a, R: GameRules> Search<'a, R> {
 
         // The best of the moves not searched (below) or searched so far, and its square.
         let mut first = (NO_SCORE, NO_MOVE);
-        let mut n = n;
         if use_tt && empties >= ETC_MIN {
             // Enhanced transposition cutoff: a child already known to refute the window. Every
             // child's bucket is asked for before the first is probed, so the probes' cache
@@ -496,7 +495,8 @@ impl<'a, R: GameRules> Search<'a, R> {
             }
             // How exactly the children are searched (the rule of selective entries is theirs).
             let child_cut = match self.selective {
-                Some(s) if empties - 1 >= PROBCUT_MIN => s.margin as u8,
+                // (The children have `empties - 1` empties.)
+                Some(s) if empties > PROBCUT_MIN => s.margin as u8,
                 _ => EXACT,
             };
             for (m, &child_hash) in list.iter_mut().zip(child_hashes.iter()) {
