@@ -43,6 +43,9 @@ const CANCEL_CHECK_MIN: u32 = 10;
 pub(super) const NO_SCORE: i32 = -100;
 /// The most legal moves an Othello position can have is 33; leave room.
 const MAX_MOVES: usize = 40;
+/// Nodes with at most this many moves (all with this many empties or fewer) zero a list of
+/// this length instead of `MAX_MOVES` (sixteen moves, 256 bytes: a few vector stores).
+const FEW_MOVES: usize = 16;
 
 /// Stability cutoffs are only tried when alpha is this high for the number of empties: below
 /// it the opponent rarely has enough stable discs to matter, and computing them is wasted.
@@ -127,14 +130,90 @@ impl<'a> Cancel<'a> {
 }
 
 /// A move with its flips and ordering value.
+///
+/// Sixteen bytes with no padding: a node's list is zeroed as a block, not field by field.
 #[derive(Clone, Copy, Default)]
 pub struct Move {
     /// Square index.
     pub sq: u8,
+    /// What the node's table probe of the child found ([`Hint::NONE`] when it did not probe).
+    pub hint: Hint,
     /// Discs it flips.
     pub flips: u64,
     /// Ordering value: higher first.
     pub value: i32,
+}
+
+const _: () = assert!(std::mem::size_of::<Move>() == 16);
+
+impl Move {
+    /// The move on `sq` flipping `flips`, without ordering value or hint.
+    #[inline(always)]
+    pub fn new(sq: usize, flips: u64) -> Move {
+        Move {
+            sq: sq as u8,
+            hint: Hint::NONE,
+            flips,
+            value: 0,
+        }
+    }
+}
+
+/// What a node's probe of a child's table entry found (the probe of enhanced transposition
+/// cutoff), handed to the child so that it neither hashes, locks nor looks up the same bucket
+/// again. All zero is "not probed", so that a list of moves is zeroed as one block.
+///
+/// The hint can be older than the table: between the parent's probe and the child's search
+/// another thread (a split) may have stored a tighter entry for the child, or replaced its
+/// entry. The hint's bounds were proven all the same, so the child's score stays exact; it
+/// only may search more than it would with the newer entry. (On one thread nothing can store
+/// the child in between: every other node searched meanwhile has fewer empties, or is a
+/// sibling, another board. A re-search of the same child gets no hint: its first search
+/// stored a fresher entry.)
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// Lower bound the child may use; above `upper` when the child may use no bounds.
+    lower: i8,
+    /// Upper bound the child may use.
+    upper: i8,
+    /// 0: not probed; otherwise one more than the entry's move (`NO_MOVE` + 1 when none).
+    tag: u8,
+}
+
+impl Hint {
+    /// Not probed: the child probes the table itself.
+    pub const NONE: Hint = Hint {
+        lower: 0,
+        upper: 0,
+        tag: 0,
+    };
+    /// Probed and found no entry.
+    const MISSING: Hint = Hint::move_only(NO_MOVE);
+    /// Probed: no bounds the child may use, the move `best` (`NO_MOVE` when none).
+    const fn move_only(best: u8) -> Hint {
+        Hint {
+            lower: 1,
+            upper: 0,
+            tag: best + 1,
+        }
+    }
+    /// Probed: bounds `lower..=upper` and the move `best` (`NO_MOVE` when none).
+    fn found(lower: i8, upper: i8, best: u8) -> Hint {
+        Hint {
+            lower,
+            upper,
+            tag: best + 1,
+        }
+    }
+    /// `None` when not probed; else the bounds the child may use (if any) and the move.
+    #[inline(always)]
+    fn get(self) -> Option<(Option<(i32, i32)>, u8)> {
+        (self.tag != 0).then(|| {
+            let bounds =
+                (self.lower <= self.upper).then_some((self.lower as i32, self.upper as i32));
+            (bounds, self.tag - 1)
+        })
+    }
 }
 
 /// One thread's view of a search under the rules `R`: the shared table and cancellation, its
@@ -267,11 +346,12 @@ impl<'a, R: GameRules> Search<'a, R> {
         }
     }
 
-    /// Child of a deep node: the right layer for its number of empties.
+    /// Child of a deep node: the right layer for its number of empties; `hint` is what the
+    /// node's probe of the child found (only deep children are probed).
     #[inline(always)]
-    fn child(&mut self, state: R::State, alpha: i32, beta: i32, empties: u32) -> i32 {
+    fn child(&mut self, state: R::State, alpha: i32, beta: i32, empties: u32, hint: Hint) -> i32 {
         if empties > SHALLOW_MAX {
-            self.deep(state, alpha, beta, empties, false)
+            self.deep_hinted(state, alpha, beta, empties, false, hint)
         } else if !R::BOARD_ONLY {
             self.leaf(state, alpha, beta)
         } else if empties >= 5 {
@@ -283,13 +363,28 @@ impl<'a, R: GameRules> Search<'a, R> {
     }
 
     /// More than `SHALLOW_MAX` empties: move list, fastest-first ordering, table, ETC, splits.
+    #[inline(always)]
     pub fn deep(
+        &mut self,
+        state: R::State,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        passed: bool,
+    ) -> i32 {
+        self.deep_hinted(state, alpha, beta, empties, passed, Hint::NONE)
+    }
+
+    /// [`Search::deep`] where the parent may already have probed this node's table entry
+    /// (`hint`, see [`Hint`]).
+    fn deep_hinted(
         &mut self,
         state: R::State,
         mut alpha: i32,
         mut beta: i32,
         empties: u32,
         passed: bool,
+        hint: Hint,
     ) -> i32 {
         self.nodes += 1;
         if empties >= CANCEL_CHECK_MIN && self.stopped() {
@@ -315,7 +410,11 @@ impl<'a, R: GameRules> Search<'a, R> {
             Some(s) if empties >= PROBCUT_MIN => s.margin as u8,
             _ => EXACT,
         };
-        let stored = if use_tt {
+        let stored = if let Some((bounds, best)) = hint.get() {
+            // The parent probed this board (and applied the rule on selective entries).
+            tt_move = best;
+            bounds.map(|(lower, upper)| (lower, upper, best))
+        } else if use_tt {
             match self.tt.deep.probe(&key, hash) {
                 // A selective entry's bounds are guesses: the exact search takes its move only.
                 Some(e) if e.cut < cut => {
@@ -346,7 +445,17 @@ impl<'a, R: GameRules> Search<'a, R> {
             }
         }
 
-        let mut list = [Move::default(); MAX_MOVES];
+        // Only the list that is used is zeroed: most nodes have few moves (never more than their
+        // empties), and zeroing `MAX_MOVES` moves (a call of memset) cost more than building it.
+        let mut few;
+        let mut many;
+        let list: &mut [Move] = if moves.count_ones() as usize <= FEW_MOVES {
+            few = [Move::default(); FEW_MOVES];
+            &mut few
+        } else {
+            many = [Move::default(); MAX_MOVES];
+            &mut many
+        };
         let mut n = 0;
         let prefetch_children = empties > SHALLOW_MAX + 1 && empties <= TT_MIN;
         for sq in Bits(moves) {
@@ -356,44 +465,84 @@ impl<'a, R: GameRules> Search<'a, R> {
                     .near
                     .prefetch(R::key(&R::play(&state, sq, f)).hash());
             }
-            list[n] = Move {
-                sq: sq as u8,
-                flips: f,
-                value: 0,
-            };
+            // The list is zeroed (no value, no hint): only the move itself is written.
+            let m = &mut list[n];
+            m.sq = sq as u8;
+            m.flips = f;
             n += 1;
         }
         let list = &mut list[..n];
 
+        // The best of the moves not searched (below) or searched so far, and its square.
+        let mut first = (NO_SCORE, NO_MOVE);
         if use_tt && empties >= ETC_MIN {
             // Enhanced transposition cutoff: a child already known to refute the window. Every
             // child's bucket is asked for before the first is probed, so the probes' cache
-            // misses overlap instead of following one another.
-            let mut child_hashes = [0u64; MAX_MOVES];
+            // misses overlap instead of following one another. What each probe finds goes to
+            // the child as its hint.
+            let mut few_hashes;
+            let mut many_hashes;
+            let child_hashes: &mut [u64] = if n <= FEW_MOVES {
+                few_hashes = [0u64; FEW_MOVES];
+                &mut few_hashes
+            } else {
+                many_hashes = [0u64; MAX_MOVES];
+                &mut many_hashes
+            };
             for (m, child_hash) in list.iter().zip(child_hashes.iter_mut()) {
                 *child_hash = R::key(&R::play(&state, m.sq as usize, m.flips)).hash();
                 self.tt.deep.prefetch(*child_hash);
             }
-            for (m, &child_hash) in list.iter().zip(&child_hashes) {
+            // How exactly the children are searched (the rule of selective entries is theirs).
+            let child_cut = match self.selective {
+                // (The children have `empties - 1` empties.)
+                Some(s) if empties > PROBCUT_MIN => s.margin as u8,
+                _ => EXACT,
+            };
+            for (m, &child_hash) in list.iter_mut().zip(child_hashes.iter()) {
                 let child = R::key(&R::play(&state, m.sq as usize, m.flips));
-                if let Some(e) = self.tt.deep.probe(&child, child_hash) {
-                    if e.cut < cut {
+                m.hint = match self.tt.deep.probe(&child, child_hash) {
+                    Some(e) => {
+                        if e.cut >= cut {
+                            let score = -(e.upper as i32);
+                            if score >= beta {
+                                self.tt
+                                    .deep
+                                    .store(&key, hash, empties, alpha_orig, beta, score, m.sq, cut);
+                                return score;
+                            }
+                        }
+                        if e.cut >= child_cut {
+                            Hint::found(e.lower, e.upper, e.best)
+                        } else {
+                            Hint::move_only(e.best)
+                        }
+                    }
+                    None => Hint::MISSING,
+                };
+            }
+            // A child whose lower bound proves that its move cannot raise alpha is neither
+            // ordered nor searched: its search would return that bound at once, as a node
+            // (fail-soft) its upper bound of the move's score, which is what the node takes.
+            let mut i = 0;
+            while i < n {
+                if let Some((Some((lower, _)), _)) = list[i].hint.get() {
+                    if -lower <= alpha {
+                        if -lower > first.0 {
+                            first = (-lower, list[i].sq);
+                        }
+                        n -= 1;
+                        list.swap(i, n);
                         continue;
                     }
-                    let score = -(e.upper as i32);
-                    if score >= beta {
-                        self.tt
-                            .deep
-                            .store(&key, hash, empties, alpha_orig, beta, score, m.sq, cut);
-                        return score;
-                    }
                 }
+                i += 1;
             }
         }
+        let list = &mut list[..n];
 
         // The table's move is searched before the others are ordered: when it cuts, as it
         // mostly does, their ordering (a search of each at the deepest nodes) is never needed.
-        let mut first = (NO_SCORE, NO_MOVE);
         let mut searched = 0;
         if let Some(i) = list.iter().position(|m| m.sq == tt_move) {
             list.swap(0, i);
@@ -403,8 +552,11 @@ impl<'a, R: GameRules> Search<'a, R> {
                 -beta,
                 -alpha,
                 empties - 1,
+                m.hint,
             );
-            first = (v, m.sq);
+            if v > first.0 {
+                first = (v, m.sq);
+            }
             searched = 1;
         }
         let (best, best_move) = if first.0 >= beta || n == searched {
@@ -527,11 +679,12 @@ impl<'a, R: GameRules> Search<'a, R> {
             }
             let child = R::play(&state, m.sq as usize, m.flips);
             let v = if i + searched == 0 {
-                -self.child(child, -beta, -alpha, empties - 1)
+                -self.child(child, -beta, -alpha, empties - 1, m.hint)
             } else {
-                let mut v = -self.child(child, -alpha - 1, -alpha, empties - 1);
+                let mut v = -self.child(child, -alpha - 1, -alpha, empties - 1, m.hint);
                 if v > alpha && v < beta {
-                    v = -self.child(child, -beta, -alpha, empties - 1);
+                    // The first search stored a fresher entry than the hint.
+                    v = -self.child(child, -beta, -alpha, empties - 1, Hint::NONE);
                 }
                 v
             };
@@ -582,11 +735,11 @@ impl<'a, R: GameRules> Search<'a, R> {
             };
             let child = R::play(&state, m.sq as usize, m.flips);
             let a = shared_alpha.load(Ordering::Relaxed);
-            let mut v = -search.child(child, -a - 1, -a, empties - 1);
+            let mut v = -search.child(child, -a - 1, -a, empties - 1, m.hint);
             if !cancel.is_cancelled() && v > a && v < beta {
                 // Re-search with the full window, from the alpha the siblings have reached since.
                 let a2 = shared_alpha.load(Ordering::Relaxed).max(a);
-                v = -search.child(child, -beta, -a2, empties - 1);
+                v = -search.child(child, -beta, -a2, empties - 1, Hint::NONE);
             }
             search.charge_rest();
             nodes.fetch_add(search.nodes, Ordering::Relaxed);
@@ -632,10 +785,100 @@ pub(super) fn stability_cutoff(
 /// Legal moves as a list with flips (unordered), for root-level code.
 pub fn move_list(board: &Board) -> Vec<Move> {
     Bits(legal_moves(board.player, board.opponent))
-        .map(|sq| Move {
-            sq: sq as u8,
-            flips: board.flips(sq),
-            value: 0,
-        })
+        .map(|sq| Move::new(sq, board.flips(sq)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::random::{random_position, Rng};
+    use crate::search::reference::alpha_beta;
+
+    /// Fail-soft: inside the window the exact score, beyond it a bound on the right side.
+    fn check(v: i32, exact: i32, alpha: i32, beta: i32, what: &str) {
+        if exact <= alpha {
+            assert!(
+                exact <= v && v <= alpha,
+                "{what}: {v} for {exact} in ({alpha}, {beta})"
+            );
+        } else if exact >= beta {
+            assert!(
+                beta <= v && v <= exact,
+                "{what}: {v} for {exact} in ({alpha}, {beta})"
+            );
+        } else {
+            assert_eq!(v, exact, "{what}: window ({alpha}, {beta})");
+        }
+    }
+
+    #[test]
+    fn stale_missing_and_absent_hints_keep_scores_exact() {
+        // A hint may be older than the table (another thread stored a tighter entry since),
+        // say "missing" while the table holds an entry, carry any move, or be absent: the
+        // score must stay exact whatever valid bounds it carries.
+        let mut rng = Rng(1717);
+        let tt = Tables::new(4);
+        let stop = Cancel::root();
+        let mut hinted = 0;
+        for i in 0..120 {
+            let empties = TT_MIN + (i % 3);
+            let p = random_position(&mut rng, empties);
+            let exact = alpha_beta(p.board, -65, 65);
+            let moves = p.board.moves();
+            if moves == 0 {
+                continue;
+            }
+            // A legal move, an illegal square and no move at all.
+            let legal = moves.trailing_zeros() as u8;
+            let illegal = (!moves & p.board.empty()).trailing_zeros().min(63) as u8;
+            let loose = |below: i32, above: i32| {
+                Hint::found(
+                    (exact - below).max(-64) as i8,
+                    (exact + above).min(64) as i8,
+                    legal,
+                )
+            };
+            let hints = [
+                Hint::NONE,
+                Hint::MISSING,
+                Hint::move_only(illegal),
+                Hint::move_only(legal),
+                loose(0, 0),
+                loose(3, 0),
+                loose(0, 5),
+                loose(2, 130),
+                loose(130, 130),
+            ];
+            for hint in hints {
+                for _ in 0..3 {
+                    let a = (rng.next_u64() % 131) as i32 - 65;
+                    let b = (a + 1 + (rng.next_u64() % 12) as i32).min(65);
+                    if i % 2 == 0 {
+                        // Half the time the table is empty, half the time it holds this board.
+                        tt.clear();
+                    }
+                    let mut search = Search::<Othello>::new(&tt, &stop, u32::MAX);
+                    let v = search.deep_hinted(p.board, a, b, empties, false, hint);
+                    check(v, exact, a, b, &format!("{:?} with {hint:?}", p.board));
+                    hinted += 1;
+                }
+            }
+        }
+        assert!(hinted > 2000, "{hinted} searches");
+    }
+
+    #[test]
+    fn a_probed_hint_holds_what_the_probe_found() {
+        assert_eq!(Hint::NONE.get(), None);
+        assert_eq!(Hint::MISSING.get(), Some((None, NO_MOVE)));
+        assert_eq!(Hint::move_only(19).get(), Some((None, 19)));
+        assert_eq!(Hint::found(-64, 12, 3).get(), Some((Some((-64, 12)), 3)));
+        assert_eq!(
+            Hint::found(5, 5, NO_MOVE).get(),
+            Some((Some((5, 5)), NO_MOVE))
+        );
+        // All zero is "not probed": a zeroed list of moves carries no hint.
+        assert_eq!(Move::default().hint, Hint::NONE);
+    }
 }

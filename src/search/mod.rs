@@ -1013,11 +1013,7 @@ fn ordered_moves<R: GameRules>(state: &R::State, tt: &Tables) -> Vec<Move> {
         .unwrap_or(tt::NO_MOVE);
     let odd = odd_region_squares(board.empty());
     let mut list: Vec<Move> = Bits(R::moves(state))
-        .map(|sq| Move {
-            sq: sq as u8,
-            flips: R::flips(state, sq),
-            value: 0,
-        })
+        .map(|sq| Move::new(sq, R::flips(state, sq)))
         .collect();
     for m in list.iter_mut() {
         let (np, no) = (
