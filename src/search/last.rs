@@ -104,6 +104,36 @@ impl Empties {
     }
 }
 
+/// Up to four squares packed 8 bits each into one word, so the last solvers take them in a
+/// register (an array argument goes through memory). Reading a square masks it to 0..64,
+/// which also spares the tables indexed by it their bounds checks.
+#[derive(Clone, Copy)]
+struct Squares(u32);
+
+impl Squares {
+    #[inline(always)]
+    fn new(sq: &[usize]) -> Squares {
+        let mut w = 0u32;
+        for (i, &x) in sq.iter().enumerate() {
+            w |= (x as u32 & 63) << (8 * i);
+        }
+        Squares(w)
+    }
+
+    /// The `i`-th square.
+    #[inline(always)]
+    fn get(self, i: u32) -> usize {
+        ((self.0 >> (8 * i)) & 63) as usize
+    }
+
+    /// The squares but the `i`-th, in their order.
+    #[inline(always)]
+    fn without(self, i: u32) -> Squares {
+        let low = (1u32 << (8 * i)) - 1;
+        Squares((self.0 & low) | ((self.0 >> 8) & !low))
+    }
+}
+
 /// A move of a shallow node: its index in the node's empties, the child (from the opponent's
 /// view) and its ordering cost (lower first).
 #[derive(Clone, Copy, Default)]
@@ -183,6 +213,8 @@ impl<R: GameRules> Search<'_, R> {
         }
     }
 
+    /// Two empties `x1`, `x2` (entry from the deep search).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn solve_2(
         &mut self,
         player: u64,
@@ -193,7 +225,48 @@ impl<R: GameRules> Search<'_, R> {
         x2: usize,
         passed: bool,
     ) -> i32 {
+        let sq = Squares::new(&[x1, x2]);
+        if passed {
+            return self.solve_2_passed(player, opponent, alpha, beta, sq);
+        }
+        self.solve_2_in(player, opponent, alpha, beta, sq)
+    }
+
+    /// Two empties, the first two of `sq`: inlined into `solve_3`, so the last two plies cost
+    /// no call, and a pass (rare) goes out of line.
+    #[inline(always)]
+    fn solve_2_in(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: Squares) -> i32 {
         self.nodes += 1;
+        let best = self.solve_2_moves(player, opponent, beta, sq.get(0), sq.get(1));
+        if best != NO_SCORE {
+            return best;
+        }
+        -self.solve_2_passed(opponent, player, -beta, -alpha, sq)
+    }
+
+    /// `solve_2_in` after the other side passed: no move ends the game.
+    #[cold]
+    #[inline(never)]
+    fn solve_2_passed(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        _alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_2_moves(player, opponent, beta, sq.get(0), sq.get(1));
+        if best != NO_SCORE {
+            return best;
+        }
+        R::final_score(&Board { player, opponent })
+    }
+
+    /// The mover's moves on `x1` then `x2`, each followed by the last square's solve; `NO_SCORE`
+    /// when neither is legal.
+    #[inline(always)]
+    fn solve_2_moves(&mut self, player: u64, opponent: u64, beta: i32, x1: usize, x2: usize) -> i32 {
         let mut best = NO_SCORE;
         if NEIGHBOUR[x1] & opponent != 0 {
             let f = flips(player, opponent, x1);
@@ -211,31 +284,63 @@ impl<R: GameRules> Search<'_, R> {
                 return v.max(best);
             }
         }
+        best
+    }
+
+    /// Three empties (entry from the deep search).
+    pub(super) fn solve_3(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [usize; 3],
+        passed: bool,
+    ) -> i32 {
+        let sq = Squares::new(&sq);
+        if passed {
+            return self.solve_3_passed(player, opponent, alpha, beta, sq);
+        }
+        self.solve_3_in(player, opponent, alpha, beta, sq)
+    }
+
+    /// Three empties, the first three of `sq`, in their order.
+    #[inline(never)]
+    fn solve_3_in(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: Squares) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_3_moves(player, opponent, alpha, beta, sq);
         if best != NO_SCORE {
             return best;
         }
-        if passed {
-            return R::final_score(&Board { player, opponent });
-        }
-        -self.solve_2(opponent, player, -beta, -alpha, x1, x2, true)
+        -self.solve_3_passed(opponent, player, -beta, -alpha, sq)
     }
 
-    pub(super) fn solve_3(
+    /// `solve_3_in` after the other side passed.
+    #[cold]
+    #[inline(never)]
+    fn solve_3_passed(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: Squares) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_3_moves(player, opponent, alpha, beta, sq);
+        if best != NO_SCORE {
+            return best;
+        }
+        R::final_score(&Board { player, opponent })
+    }
+
+    /// The mover's moves among three empties, each followed by the two-empties solve (the
+    /// others in their order); `NO_SCORE` when none is legal.
+    #[inline(always)]
+    fn solve_3_moves(
         &mut self,
         player: u64,
         opponent: u64,
         mut alpha: i32,
         beta: i32,
-        sq: [usize; 3],
-        passed: bool,
+        sq: Squares,
     ) -> i32 {
-        self.nodes += 1;
         let mut best = NO_SCORE;
-        for (x, a, b) in [
-            (sq[0], sq[1], sq[2]),
-            (sq[1], sq[0], sq[2]),
-            (sq[2], sq[0], sq[1]),
-        ] {
+        for i in 0..3 {
+            let x = sq.get(i);
             if NEIGHBOUR[x] & opponent == 0 {
                 continue;
             }
@@ -243,14 +348,12 @@ impl<R: GameRules> Search<'_, R> {
             if f == 0 {
                 continue;
             }
-            let v = -self.solve_2(
+            let v = -self.solve_2_in(
                 opponent ^ f,
                 player ^ f ^ (1u64 << x),
                 -beta,
                 -alpha,
-                a,
-                b,
-                false,
+                sq.without(i),
             );
             if v > best {
                 best = v;
@@ -260,13 +363,7 @@ impl<R: GameRules> Search<'_, R> {
                 alpha = alpha.max(v);
             }
         }
-        if best != NO_SCORE {
-            return best;
-        }
-        if passed {
-            return R::final_score(&Board { player, opponent });
-        }
-        -self.solve_3(opponent, player, -beta, -alpha, sq, true)
+        best
     }
 
     pub(super) fn solve_4(
@@ -277,48 +374,75 @@ impl<R: GameRules> Search<'_, R> {
         beta: i32,
         sq: [usize; 4],
     ) -> i32 {
-        let parity = sq.iter().fold(0u8, |p, &x| p ^ QUADRANT_BIT[x]);
-        self.solve_4_parity(player, opponent, alpha, beta, sq, parity)
+        let parity = sq.iter().fold(0u8, |p, &x| p ^ QUADRANT_BIT[x & 63]);
+        self.solve_4_parity(player, opponent, alpha, beta, Squares::new(&sq), parity)
     }
 
     /// Four empties: squares alone (odd) in their quadrant go first, keeping the given order
     /// otherwise.
+    #[inline(always)]
     fn solve_4_parity(
         &mut self,
         player: u64,
         opponent: u64,
         alpha: i32,
         beta: i32,
-        sq: [usize; 4],
+        sq: Squares,
         parity: u8,
     ) -> i32 {
         let mut odd = 0usize;
-        for (i, &x) in sq.iter().enumerate() {
-            odd |= ((parity & QUADRANT_BIT[x] != 0) as usize) << i;
+        for i in 0..4 {
+            odd |= ((parity & QUADRANT_BIT[sq.get(i)] != 0) as usize) << i;
         }
         let order = PARITY_ORDER[odd];
-        let ordered = order.map(|i| sq[i as usize]);
-        self.solve_4_ordered(player, opponent, alpha, beta, ordered, false)
+        let ordered = Squares::new(&order.map(|i| sq.get(i as u32)));
+        self.solve_4_ordered(player, opponent, alpha, beta, ordered)
     }
 
+    /// Four empties in the order of `sq`.
+    #[inline(never)]
     fn solve_4_ordered(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_4_moves(player, opponent, alpha, beta, sq);
+        if best != NO_SCORE {
+            return best;
+        }
+        -self.solve_4_passed(opponent, player, -beta, -alpha, sq)
+    }
+
+    /// `solve_4_ordered` after the other side passed.
+    #[cold]
+    #[inline(never)]
+    fn solve_4_passed(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: Squares) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_4_moves(player, opponent, alpha, beta, sq);
+        if best != NO_SCORE {
+            return best;
+        }
+        R::final_score(&Board { player, opponent })
+    }
+
+    /// The mover's moves among four empties, each followed by the three-empties solve;
+    /// `NO_SCORE` when none is legal.
+    #[inline(always)]
+    fn solve_4_moves(
         &mut self,
         player: u64,
         opponent: u64,
         mut alpha: i32,
         beta: i32,
-        sq: [usize; 4],
-        passed: bool,
+        sq: Squares,
     ) -> i32 {
-        self.nodes += 1;
         let mut best = NO_SCORE;
-        let orders = [
-            (sq[0], [sq[1], sq[2], sq[3]]),
-            (sq[1], [sq[0], sq[2], sq[3]]),
-            (sq[2], [sq[0], sq[1], sq[3]]),
-            (sq[3], [sq[0], sq[1], sq[2]]),
-        ];
-        for (x, rest) in orders {
+        for i in 0..4 {
+            let x = sq.get(i);
             if NEIGHBOUR[x] & opponent == 0 {
                 continue;
             }
@@ -326,13 +450,12 @@ impl<R: GameRules> Search<'_, R> {
             if f == 0 {
                 continue;
             }
-            let v = -self.solve_3(
+            let v = -self.solve_3_in(
                 opponent ^ f,
                 player ^ f ^ (1u64 << x),
                 -beta,
                 -alpha,
-                rest,
-                false,
+                sq.without(i),
             );
             if v > best {
                 best = v;
@@ -342,13 +465,7 @@ impl<R: GameRules> Search<'_, R> {
                 alpha = alpha.max(v);
             }
         }
-        if best != NO_SCORE {
-            return best;
-        }
-        if passed {
-            return R::final_score(&Board { player, opponent });
-        }
-        -self.solve_4_ordered(opponent, player, -beta, -alpha, sq, true)
+        best
     }
 
     /// Entry to the shallow layer: lists the empties once, in square-class order, with the
@@ -522,18 +639,19 @@ impl<R: GameRules> Search<'_, R> {
         index: u8,
         parity: u8,
     ) -> i32 {
-        let x = list.sq[index as usize] as usize;
+        let x = list.sq[index as usize] as usize & 63;
         let mut rest = *list;
         rest.remove(index as usize);
         let child_parity = parity ^ QUADRANT_BIT[x];
         if list.n == 5 {
             let s = &rest.sq;
+            let sq = [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize];
             self.solve_4_parity(
                 player,
                 opponent,
                 alpha,
                 beta,
-                [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
+                Squares::new(&sq),
                 child_parity,
             )
         } else {
