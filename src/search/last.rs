@@ -87,20 +87,47 @@ const fn parity_orders() -> [[u8; 4]; 16] {
 }
 static PARITY_ORDER: [[u8; 4]; 16] = parity_orders();
 
-/// The empty squares of a shallow node, in search order.
+/// The empty squares of a shallow node, in search order, one byte each: `sq` holds the
+/// squares, `quad` the quadrant bit of each (never 0, so the count needs no field). Bytes,
+/// because removing one is two shifts and the odd-quadrant squares come out of one AND and
+/// a multiply, where an array takes a loop for each.
 #[derive(Clone, Copy)]
 struct Empties {
-    sq: [u8; SHALLOW_MAX as usize],
-    n: usize,
+    sq: u64,
+    quad: u64,
 }
 
 impl Empties {
+    /// How many squares.
     #[inline(always)]
-    fn remove(&mut self, i: usize) {
-        for j in i..self.n - 1 {
-            self.sq[j] = self.sq[j + 1];
+    fn len(self) -> usize {
+        (71 - self.quad.leading_zeros() as usize) >> 3
+    }
+
+    /// The `i`-th square.
+    #[inline(always)]
+    fn get(self, i: usize) -> usize {
+        ((self.sq >> (8 * i)) & 63) as usize
+    }
+
+    /// The squares but the `i`-th, in their order.
+    #[inline(always)]
+    fn without(self, i: usize) -> Empties {
+        let low = (1u64 << (8 * i)) - 1;
+        Empties {
+            sq: (self.sq & low) | ((self.sq >> 8) & !low),
+            quad: (self.quad & low) | ((self.quad >> 8) & !low),
         }
-        self.n -= 1;
+    }
+
+    /// Bit `i` set when the `i`-th square lies in a quadrant of odd parity (`parity`, 4 bits).
+    #[inline(always)]
+    fn odd(self, parity: u8) -> usize {
+        // A byte is a single bit of the low four or zero: adding 0x7F sets its top bit exactly
+        // when it is not zero, and the multiply gathers the top bits into one byte.
+        let hits = self.quad & (parity as u64).wrapping_mul(0x0101_0101_0101_0101);
+        let flags = ((hits + 0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080) >> 7;
+        (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
     }
 }
 
@@ -235,7 +262,14 @@ impl<R: GameRules> Search<'_, R> {
     /// Two empties, the first two of `sq`: inlined into `solve_3`, so the last two plies cost
     /// no call, and a pass (rare) goes out of line.
     #[inline(always)]
-    fn solve_2_in(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: Squares) -> i32 {
+    fn solve_2_in(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
         self.nodes += 1;
         let best = self.solve_2_moves(player, opponent, beta, sq.get(0), sq.get(1));
         if best != NO_SCORE {
@@ -266,7 +300,14 @@ impl<R: GameRules> Search<'_, R> {
     /// The mover's moves on `x1` then `x2`, each followed by the last square's solve; `NO_SCORE`
     /// when neither is legal.
     #[inline(always)]
-    fn solve_2_moves(&mut self, player: u64, opponent: u64, beta: i32, x1: usize, x2: usize) -> i32 {
+    fn solve_2_moves(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        beta: i32,
+        x1: usize,
+        x2: usize,
+    ) -> i32 {
         let mut best = NO_SCORE;
         if NEIGHBOUR[x1] & opponent != 0 {
             let f = flips(player, opponent, x1);
@@ -305,8 +346,15 @@ impl<R: GameRules> Search<'_, R> {
     }
 
     /// Three empties, the first three of `sq`, in their order.
-    #[inline(never)]
-    fn solve_3_in(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: Squares) -> i32 {
+    #[inline(always)]
+    fn solve_3_in(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
         self.nodes += 1;
         let best = self.solve_3_moves(player, opponent, alpha, beta, sq);
         if best != NO_SCORE {
@@ -318,7 +366,14 @@ impl<R: GameRules> Search<'_, R> {
     /// `solve_3_in` after the other side passed.
     #[cold]
     #[inline(never)]
-    fn solve_3_passed(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: Squares) -> i32 {
+    fn solve_3_passed(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
         self.nodes += 1;
         let best = self.solve_3_moves(player, opponent, alpha, beta, sq);
         if best != NO_SCORE {
@@ -375,26 +430,26 @@ impl<R: GameRules> Search<'_, R> {
         sq: [usize; 4],
     ) -> i32 {
         let parity = sq.iter().fold(0u8, |p, &x| p ^ QUADRANT_BIT[x & 63]);
-        self.solve_4_parity(player, opponent, alpha, beta, Squares::new(&sq), parity)
+        let mut odd = 0;
+        for (i, &x) in sq.iter().enumerate() {
+            odd |= ((parity & QUADRANT_BIT[x & 63] != 0) as usize) << i;
+        }
+        self.solve_4_odd(player, opponent, alpha, beta, Squares::new(&sq), odd)
     }
 
-    /// Four empties: squares alone (odd) in their quadrant go first, keeping the given order
-    /// otherwise.
+    /// Four empties: squares alone (odd) in their quadrant (bit `i` of `odd` for the `i`-th
+    /// square) go first, keeping the given order otherwise.
     #[inline(always)]
-    fn solve_4_parity(
+    fn solve_4_odd(
         &mut self,
         player: u64,
         opponent: u64,
         alpha: i32,
         beta: i32,
         sq: Squares,
-        parity: u8,
+        odd: usize,
     ) -> i32 {
-        let mut odd = 0usize;
-        for i in 0..4 {
-            odd |= ((parity & QUADRANT_BIT[sq.get(i)] != 0) as usize) << i;
-        }
-        let order = PARITY_ORDER[odd];
+        let order = PARITY_ORDER[odd & 15];
         let ordered = Squares::new(&order.map(|i| sq.get(i as u32)));
         self.solve_4_ordered(player, opponent, alpha, beta, ordered)
     }
@@ -420,7 +475,14 @@ impl<R: GameRules> Search<'_, R> {
     /// `solve_4_ordered` after the other side passed.
     #[cold]
     #[inline(never)]
-    fn solve_4_passed(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32, sq: Squares) -> i32 {
+    fn solve_4_passed(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
         self.nodes += 1;
         let best = self.solve_4_moves(player, opponent, alpha, beta, sq);
         if best != NO_SCORE {
@@ -478,19 +540,18 @@ impl<R: GameRules> Search<'_, R> {
         beta: i32,
     ) -> i32 {
         let empty = !(player | opponent);
-        let mut list = Empties {
-            sq: [0; SHALLOW_MAX as usize],
-            n: 0,
-        };
+        let mut list = Empties { sq: 0, quad: 0 };
         let mut parity = 0u8;
+        let mut shift = 0;
         for class in SQUARE_CLASSES {
             for x in Bits(empty & class) {
-                list.sq[list.n] = x as u8;
-                list.n += 1;
+                list.sq |= (x as u64) << shift;
+                list.quad |= (QUADRANT_BIT[x] as u64) << shift;
+                shift += 8;
                 parity ^= QUADRANT_BIT[x];
             }
         }
-        self.shallow(player, opponent, alpha, beta, &list, parity, false)
+        self.shallow(player, opponent, alpha, beta, list, parity, false)
     }
 
     /// 5 to `SHALLOW_MAX` empties: from `REPLIES_ORDER_MIN` empties fewest replies left to the
@@ -502,12 +563,12 @@ impl<R: GameRules> Search<'_, R> {
         opponent: u64,
         mut alpha: i32,
         beta: i32,
-        list: &Empties,
+        list: Empties,
         parity: u8,
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
-        let n = list.n;
+        let n = list.len();
         if n >= STABILITY_MIN {
             if let Some(cut) = stability_cutoff(player, opponent, alpha, n as u32) {
                 return cut;
@@ -520,8 +581,9 @@ impl<R: GameRules> Search<'_, R> {
         // quadrant. The list is in square-class order, so equal costs keep that order.
         let mut moves = [ShallowMove::default(); SHALLOW_MAX as usize];
         let mut k = 0;
+        let odd = list.odd(parity);
         for i in 0..n {
-            let x = list.sq[i] as usize;
+            let x = list.get(i);
             if NEIGHBOUR[x] & opponent == 0 {
                 continue;
             }
@@ -530,12 +592,12 @@ impl<R: GameRules> Search<'_, R> {
                 continue;
             }
             let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << x));
-            let odd = parity & QUADRANT_BIT[x] != 0;
             moves[k] = ShallowMove {
                 index: i as u8,
                 player: p,
                 opponent: o,
-                cost: ((legal_moves(p, o).count_ones() as i32) << 4) - if odd { 8 } else { 0 },
+                cost: ((legal_moves(p, o).count_ones() as i32) << 4)
+                    - (((odd >> i) as i32 & 1) << 3),
             };
             k += 1;
         }
@@ -577,20 +639,17 @@ impl<R: GameRules> Search<'_, R> {
         opponent: u64,
         mut alpha: i32,
         beta: i32,
-        list: &Empties,
+        list: Empties,
         parity: u8,
         passed: bool,
     ) -> i32 {
-        let n = list.n;
-        let mut odd = 0u32;
-        for i in 0..n {
-            odd |= ((parity & QUADRANT_BIT[list.sq[i] as usize] != 0) as u32) << i;
-        }
+        let n = list.len();
+        let odd = list.odd(parity) as u32;
         let all = (1u32 << n) - 1;
         let mut best = NO_SCORE;
         for group in [odd, all & !odd] {
             for i in Bits(group as u64) {
-                let x = list.sq[i] as usize;
+                let x = list.get(i);
                 if NEIGHBOUR[x] & opponent == 0 {
                     continue;
                 }
@@ -635,27 +694,18 @@ impl<R: GameRules> Search<'_, R> {
         opponent: u64,
         alpha: i32,
         beta: i32,
-        list: &Empties,
+        list: Empties,
         index: u8,
         parity: u8,
     ) -> i32 {
-        let x = list.sq[index as usize] as usize & 63;
-        let mut rest = *list;
-        rest.remove(index as usize);
+        let x = list.get(index as usize);
+        let rest = list.without(index as usize);
         let child_parity = parity ^ QUADRANT_BIT[x];
-        if list.n == 5 {
-            let s = &rest.sq;
-            let sq = [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize];
-            self.solve_4_parity(
-                player,
-                opponent,
-                alpha,
-                beta,
-                Squares::new(&sq),
-                child_parity,
-            )
+        if list.len() == 5 {
+            let odd = rest.odd(child_parity);
+            self.solve_4_odd(player, opponent, alpha, beta, Squares(rest.sq as u32), odd)
         } else {
-            self.shallow(player, opponent, alpha, beta, &rest, child_parity, false)
+            self.shallow(player, opponent, alpha, beta, rest, child_parity, false)
         }
     }
 }

@@ -223,7 +223,11 @@ mod tests {
             if i % 5 == 0 {
                 filled &= rng.next_u64() | rng.next_u64();
             }
-            assert_eq!(full_lines(filled), full_lines_reference(filled), "{filled:#x}");
+            assert_eq!(
+                full_lines(filled),
+                full_lines_reference(filled),
+                "{filled:#x}"
+            );
         }
         assert_eq!(full_lines(u64::MAX), [u64::MAX; 4]);
         // Only a1 empty: row 1, column a and the long diagonal are not full; the a1
