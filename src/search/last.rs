@@ -15,10 +15,13 @@ use crate::board::{flips, legal_moves, Bits, Board, LastLines};
 /// empties: 5, 94.7 M nodes and 33.89 G instructions; 6, 100.4 M nodes and 32.93 G
 /// (docs/performance-last.md).
 pub const SHALLOW_MAX: u32 = 6;
-/// Below this many empties the stability cutoff costs more than the nodes it saves (FFO
-/// #40-#44, one thread: from 5, 100.4 M nodes and 32.93 G instructions; from 6, 101.2 M and
-/// 32.79 G).
-const STABILITY_MIN: usize = 6;
+/// Below this many empties the stability cutoff costs more than the nodes it saves. With the
+/// cheaper full-line test of `stable_discs` it pays from 5 (FFO #40-#44, one thread, callgrind
+/// on x86-64-v3: from 6, 58.32 M nodes and 15.995 G instructions; from 5, 57.78 M and
+/// 15.979 G, with the replies handed down below).
+const STABILITY_MIN: usize = 5;
+/// The legal moves of a shallow node not yet generated: every square may be one.
+const UNKNOWN: u64 = u64::MAX;
 /// Below every score: a window bound that never cuts.
 const SCORE_LIMIT: i32 = 65;
 /// From this many empties the shallow layer orders moves by the opponent's replies; below, by
@@ -168,6 +171,8 @@ struct ShallowMove {
     index: u8,
     player: u64,
     opponent: u64,
+    /// The legal moves of the child's mover, counted for the cost and handed down.
+    replies: u64,
     cost: i32,
 }
 
@@ -551,12 +556,13 @@ impl<R: GameRules> Search<'_, R> {
                 parity ^= QUADRANT_BIT[x];
             }
         }
-        self.shallow(player, opponent, alpha, beta, list, parity, false)
+        self.shallow(player, opponent, alpha, beta, list, parity, false, UNKNOWN)
     }
 
     /// 5 to `SHALLOW_MAX` empties: from `REPLIES_ORDER_MIN` empties fewest replies left to the
     /// opponent first, then squares in odd quadrants, then by square class (below it parity and
     /// class alone); stability cutoff; no table.
+    #[allow(clippy::too_many_arguments)]
     fn shallow(
         &mut self,
         player: u64,
@@ -566,6 +572,7 @@ impl<R: GameRules> Search<'_, R> {
         list: Empties,
         parity: u8,
         passed: bool,
+        legal: u64,
     ) -> i32 {
         self.nodes += 1;
         let n = list.len();
@@ -575,7 +582,8 @@ impl<R: GameRules> Search<'_, R> {
             }
         }
         if n < REPLIES_ORDER_MIN {
-            return self.shallow_by_parity(player, opponent, alpha, beta, list, parity, passed);
+            return self
+                .shallow_by_parity(player, opponent, alpha, beta, list, parity, passed, legal);
         }
         // Every move with its child and cost: the opponent's replies, less a bonus for an odd
         // quadrant. The list is in square-class order, so equal costs keep that order.
@@ -592,12 +600,13 @@ impl<R: GameRules> Search<'_, R> {
                 continue;
             }
             let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << x));
+            let replies = legal_moves(p, o);
             moves[k] = ShallowMove {
                 index: i as u8,
                 player: p,
                 opponent: o,
-                cost: ((legal_moves(p, o).count_ones() as i32) << 4)
-                    - (((odd >> i) as i32 & 1) << 3),
+                replies,
+                cost: ((replies.count_ones() as i32) << 4) - (((odd >> i) as i32 & 1) << 3),
             };
             k += 1;
         }
@@ -605,7 +614,7 @@ impl<R: GameRules> Search<'_, R> {
             if passed {
                 return R::final_score(&Board { player, opponent });
             }
-            return -self.shallow(opponent, player, -beta, -alpha, list, parity, true);
+            return -self.shallow(opponent, player, -beta, -alpha, list, parity, true, UNKNOWN);
         }
         let mut best = NO_SCORE;
         for i in 0..k {
@@ -618,7 +627,9 @@ impl<R: GameRules> Search<'_, R> {
             }
             moves.swap(i, j);
             let m = moves[i];
-            let v = -self.shallow_child(m.player, m.opponent, -beta, -alpha, list, m.index, parity);
+            let v = -self.shallow_child(
+                m.player, m.opponent, -beta, -alpha, list, m.index, parity, m.replies,
+            );
             if v > best {
                 best = v;
                 if v >= beta {
@@ -642,6 +653,7 @@ impl<R: GameRules> Search<'_, R> {
         list: Empties,
         parity: u8,
         passed: bool,
+        legal: u64,
     ) -> i32 {
         let n = list.len();
         let odd = list.odd(parity) as u32;
@@ -650,7 +662,8 @@ impl<R: GameRules> Search<'_, R> {
         for group in [odd, all & !odd] {
             for i in Bits(group as u64) {
                 let x = list.get(i);
-                if NEIGHBOUR[x] & opponent == 0 {
+                // A known illegal square costs no flips.
+                if legal >> x & 1 == 0 || NEIGHBOUR[x] & opponent == 0 {
                     continue;
                 }
                 let f = flips(player, opponent, x);
@@ -665,6 +678,7 @@ impl<R: GameRules> Search<'_, R> {
                     list,
                     i as u8,
                     parity,
+                    UNKNOWN,
                 );
                 if v > best {
                     best = v;
@@ -681,7 +695,7 @@ impl<R: GameRules> Search<'_, R> {
         if passed {
             return R::final_score(&Board { player, opponent });
         }
-        -self.shallow(opponent, player, -beta, -alpha, list, parity, true)
+        -self.shallow(opponent, player, -beta, -alpha, list, parity, true, UNKNOWN)
     }
 
     /// The child after the move on the `index`-th empty of `list`: 4 empties left go to the
@@ -697,6 +711,7 @@ impl<R: GameRules> Search<'_, R> {
         list: Empties,
         index: u8,
         parity: u8,
+        legal: u64,
     ) -> i32 {
         let x = list.get(index as usize);
         let rest = list.without(index as usize);
@@ -705,7 +720,16 @@ impl<R: GameRules> Search<'_, R> {
             let odd = rest.odd(child_parity);
             self.solve_4_odd(player, opponent, alpha, beta, Squares(rest.sq as u32), odd)
         } else {
-            self.shallow(player, opponent, alpha, beta, rest, child_parity, false)
+            self.shallow(
+                player,
+                opponent,
+                alpha,
+                beta,
+                rest,
+                child_parity,
+                false,
+                legal,
+            )
         }
     }
 }
@@ -805,6 +829,53 @@ mod tests {
         assert_eq!(PARITY_ORDER[0b0101], [0, 2, 1, 3]);
         assert_eq!(PARITY_ORDER[0b1000], [3, 0, 1, 2]);
         assert_eq!(PARITY_ORDER[0b0110], [1, 2, 0, 3]);
+    }
+
+    #[test]
+    fn packed_empties_match_their_arrays() {
+        let mut rng = Rng(33);
+        for _ in 0..20_000 {
+            let n = 1 + rng.below(SHALLOW_MAX as usize);
+            let mut squares = Vec::new();
+            while squares.len() < n {
+                let x = rng.below(64);
+                if !squares.contains(&x) {
+                    squares.push(x);
+                }
+            }
+            let mut list = Empties { sq: 0, quad: 0 };
+            for (i, &x) in squares.iter().enumerate() {
+                list.sq |= (x as u64) << (8 * i);
+                list.quad |= (QUADRANT_BIT[x] as u64) << (8 * i);
+            }
+            let parity = rng.below(16) as u8;
+            assert_eq!(list.len(), n);
+            let odd = (0..n).fold(0, |m, i| {
+                m | (((parity & QUADRANT_BIT[squares[i]] != 0) as usize) << i)
+            });
+            assert_eq!(list.odd(parity), odd, "{squares:?} {parity:#x}");
+            let i = rng.below(n);
+            let rest = list.without(i);
+            let mut expected = squares.clone();
+            expected.remove(i);
+            assert_eq!(rest.len(), n - 1);
+            assert_eq!(
+                (0..n - 1).map(|j| rest.get(j)).collect::<Vec<_>>(),
+                expected
+            );
+            if n <= 4 {
+                let packed = Squares::new(&squares);
+                assert_eq!(
+                    (0..n as u32).map(|j| packed.get(j)).collect::<Vec<_>>(),
+                    squares
+                );
+                let rest = packed.without(i as u32);
+                assert_eq!(
+                    (0..n as u32 - 1).map(|j| rest.get(j)).collect::<Vec<_>>(),
+                    expected
+                );
+            }
+        }
     }
 
     #[test]
