@@ -1,6 +1,6 @@
 //! The last empties of the exact solver, below the deep search: `solve_1` (flip counts from
 //! tables), `solve_2`..`solve_4` (no move generation, parity order), `shallow` (fewest replies
-//! first from 6 empties, parity alone at 5, stability cutoff, no hash table) and, for a rule
+//! first at 7 empties, parity alone at 5 and 6, stability cutoff, no hash table) and, for a rule
 //! set where supplies can bind, `leaf` (a plain negamax over the rules' own play step). All
 //! fail-soft alpha-beta on exact final scores; they see only bitboards (but `leaf`) and serve
 //! the rule sets whose state is the board.
@@ -13,8 +13,9 @@ use crate::board::{flips, legal_moves, Bits, Board, LastLines};
 /// At or below this many empties the shallow search (no table) takes over. Counted in
 /// instructions, not nodes: FFO #40-#44, one thread, hash 256 MiB, with parity order at 5
 /// empties: 5, 94.7 M nodes and 33.89 G instructions; 6, 100.4 M nodes and 32.93 G
-/// (docs/performance-last.md).
-pub const SHALLOW_MAX: u32 = 6;
+/// (docs/performance-last.md). With the cheaper kernels below (callgrind, x86-64-v3): 6,
+/// 57.78 M nodes and 15.98 G instructions; 7, 59.76 M and 15.62 G.
+pub const SHALLOW_MAX: u32 = 7;
 /// Below this many empties the stability cutoff costs more than the nodes it saves. With the
 /// cheaper full-line test of `stable_discs` it pays from 5 (FFO #40-#44, one thread, callgrind
 /// on x86-64-v3: from 6, 58.32 M nodes and 15.995 G instructions; from 5, 57.78 M and
@@ -25,8 +26,10 @@ const UNKNOWN: u64 = u64::MAX;
 /// Below every score: a window bound that never cuts.
 const SCORE_LIMIT: i32 = 65;
 /// From this many empties the shallow layer orders moves by the opponent's replies; below, by
-/// parity alone (counting replies costs more than the nodes it saves there).
-const REPLIES_ORDER_MIN: usize = 6;
+/// parity alone (counting replies costs more than the nodes it saves there). FFO #40-#44, one
+/// thread, callgrind on x86-64-v3, `SHALLOW_MAX` 7: from 6, 59.76 M nodes and 15.62 G
+/// instructions; from 7, 63.84 M and 15.23 G.
+const REPLIES_ORDER_MIN: usize = 7;
 
 /// Squares adjacent to each square: a move needs an opponent disc there.
 const fn neighbour_table() -> [u64; 64] {
@@ -561,7 +564,8 @@ impl<R: GameRules> Search<'_, R> {
 
     /// 5 to `SHALLOW_MAX` empties: from `REPLIES_ORDER_MIN` empties fewest replies left to the
     /// opponent first, then squares in odd quadrants, then by square class (below it parity and
-    /// class alone); stability cutoff; no table.
+    /// class alone); stability cutoff; no table. `legal` is the mover's legal moves when the
+    /// parent already generated them (its reply count), else `UNKNOWN`.
     #[allow(clippy::too_many_arguments)]
     fn shallow(
         &mut self,
@@ -592,7 +596,7 @@ impl<R: GameRules> Search<'_, R> {
         let odd = list.odd(parity);
         for i in 0..n {
             let x = list.get(i);
-            if NEIGHBOUR[x] & opponent == 0 {
+            if legal >> x & 1 == 0 || NEIGHBOUR[x] & opponent == 0 {
                 continue;
             }
             let f = flips(player, opponent, x);
