@@ -116,6 +116,8 @@ impl LastLines {
     #[inline(always)]
     pub fn new(player: u64, sq: usize) -> LastLines {
         debug_assert!(sq < 64 && player >> sq & 1 == 0);
+        // Masked, so the tables indexed by the square need no bounds check.
+        let sq = sq & 63;
         let (c, r) = (sq & 7, sq >> 3);
         let row = (player >> (r * 8)) & 0xFF;
         // Gathers column c into one byte: row k lands on bit k.

@@ -1,6 +1,6 @@
 //! The last empties of the exact solver, below the deep search: `solve_1` (flip counts from
 //! tables), `solve_2`..`solve_4` (no move generation, parity order), `shallow` (fewest replies
-//! first from 6 empties, parity alone at 5, stability cutoff, no hash table) and, for a rule
+//! first at 7 empties, parity alone at 5 and 6, stability cutoff, no hash table) and, for a rule
 //! set where supplies can bind, `leaf` (a plain negamax over the rules' own play step). All
 //! fail-soft alpha-beta on exact final scores; they see only bitboards (but `leaf`) and serve
 //! the rule sets whose state is the board.
@@ -13,17 +13,23 @@ use crate::board::{flips, legal_moves, Bits, Board, LastLines};
 /// At or below this many empties the shallow search (no table) takes over. Counted in
 /// instructions, not nodes: FFO #40-#44, one thread, hash 256 MiB, with parity order at 5
 /// empties: 5, 94.7 M nodes and 33.89 G instructions; 6, 100.4 M nodes and 32.93 G
-/// (docs/performance-last.md).
-pub const SHALLOW_MAX: u32 = 6;
-/// Below this many empties the stability cutoff costs more than the nodes it saves (FFO
-/// #40-#44, one thread: from 5, 100.4 M nodes and 32.93 G instructions; from 6, 101.2 M and
-/// 32.79 G).
-const STABILITY_MIN: usize = 6;
+/// (docs/performance-last.md). With the cheaper kernels below (callgrind, x86-64-v3): 6,
+/// 57.78 M nodes and 15.98 G instructions; 7, 59.76 M and 15.62 G.
+pub const SHALLOW_MAX: u32 = 7;
+/// Below this many empties the stability cutoff costs more than the nodes it saves. With the
+/// cheaper full-line test of `stable_discs` it pays from 5 (FFO #40-#44, one thread, callgrind
+/// on x86-64-v3: from 6, 58.32 M nodes and 15.995 G instructions; from 5, 57.78 M and
+/// 15.979 G, with the replies handed down below).
+const STABILITY_MIN: usize = 5;
+/// The legal moves of a shallow node not yet generated: every square may be one.
+const UNKNOWN: u64 = u64::MAX;
 /// Below every score: a window bound that never cuts.
 const SCORE_LIMIT: i32 = 65;
 /// From this many empties the shallow layer orders moves by the opponent's replies; below, by
-/// parity alone (counting replies costs more than the nodes it saves there).
-const REPLIES_ORDER_MIN: usize = 6;
+/// parity alone (counting replies costs more than the nodes it saves there). FFO #40-#44, one
+/// thread, callgrind on x86-64-v3, `SHALLOW_MAX` 7: from 6, 59.76 M nodes and 15.62 G
+/// instructions; from 7, 63.84 M and 15.23 G.
+const REPLIES_ORDER_MIN: usize = 7;
 
 /// Squares adjacent to each square: a move needs an opponent disc there.
 const fn neighbour_table() -> [u64; 64] {
@@ -87,20 +93,77 @@ const fn parity_orders() -> [[u8; 4]; 16] {
 }
 static PARITY_ORDER: [[u8; 4]; 16] = parity_orders();
 
-/// The empty squares of a shallow node, in search order.
+/// The empty squares of a shallow node, in search order, one byte each: `sq` holds the
+/// squares, `quad` the quadrant bit of each (never 0, so the count needs no field). Bytes,
+/// because removing one is two shifts and the odd-quadrant squares come out of one AND and
+/// a multiply, where an array takes a loop for each.
 #[derive(Clone, Copy)]
 struct Empties {
-    sq: [u8; SHALLOW_MAX as usize],
-    n: usize,
+    sq: u64,
+    quad: u64,
 }
 
 impl Empties {
+    /// How many squares.
     #[inline(always)]
-    fn remove(&mut self, i: usize) {
-        for j in i..self.n - 1 {
-            self.sq[j] = self.sq[j + 1];
+    fn len(self) -> usize {
+        (71 - self.quad.leading_zeros() as usize) >> 3
+    }
+
+    /// The `i`-th square.
+    #[inline(always)]
+    fn get(self, i: usize) -> usize {
+        ((self.sq >> (8 * i)) & 63) as usize
+    }
+
+    /// The squares but the `i`-th, in their order.
+    #[inline(always)]
+    fn without(self, i: usize) -> Empties {
+        let low = (1u64 << (8 * i)) - 1;
+        Empties {
+            sq: (self.sq & low) | ((self.sq >> 8) & !low),
+            quad: (self.quad & low) | ((self.quad >> 8) & !low),
         }
-        self.n -= 1;
+    }
+
+    /// Bit `i` set when the `i`-th square lies in a quadrant of odd parity (`parity`, 4 bits).
+    #[inline(always)]
+    fn odd(self, parity: u8) -> usize {
+        // A byte is a single bit of the low four or zero: adding 0x7F sets its top bit exactly
+        // when it is not zero, and the multiply gathers the top bits into one byte.
+        let hits = self.quad & (parity as u64).wrapping_mul(0x0101_0101_0101_0101);
+        let flags = ((hits + 0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080) >> 7;
+        (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize
+    }
+}
+
+/// Up to four squares packed 8 bits each into one word, so the last solvers take them in a
+/// register (an array argument goes through memory). Reading a square masks it to 0..64,
+/// which also spares the tables indexed by it their bounds checks.
+#[derive(Clone, Copy)]
+struct Squares(u32);
+
+impl Squares {
+    #[inline(always)]
+    fn new(sq: &[usize]) -> Squares {
+        let mut w = 0u32;
+        for (i, &x) in sq.iter().enumerate() {
+            w |= (x as u32 & 63) << (8 * i);
+        }
+        Squares(w)
+    }
+
+    /// The `i`-th square.
+    #[inline(always)]
+    fn get(self, i: u32) -> usize {
+        ((self.0 >> (8 * i)) & 63) as usize
+    }
+
+    /// The squares but the `i`-th, in their order.
+    #[inline(always)]
+    fn without(self, i: u32) -> Squares {
+        let low = (1u32 << (8 * i)) - 1;
+        Squares((self.0 & low) | ((self.0 >> 8) & !low))
     }
 }
 
@@ -111,6 +174,8 @@ struct ShallowMove {
     index: u8,
     player: u64,
     opponent: u64,
+    /// The legal moves of the child's mover, counted for the cost and handed down.
+    replies: u64,
     cost: i32,
 }
 
@@ -183,6 +248,8 @@ impl<R: GameRules> Search<'_, R> {
         }
     }
 
+    /// Two empties `x1`, `x2` (entry from the deep search).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn solve_2(
         &mut self,
         player: u64,
@@ -193,7 +260,62 @@ impl<R: GameRules> Search<'_, R> {
         x2: usize,
         passed: bool,
     ) -> i32 {
+        let sq = Squares::new(&[x1, x2]);
+        if passed {
+            return self.solve_2_passed(player, opponent, alpha, beta, sq);
+        }
+        self.solve_2_in(player, opponent, alpha, beta, sq)
+    }
+
+    /// Two empties, the first two of `sq`: inlined into `solve_3`, so the last two plies cost
+    /// no call, and a pass (rare) goes out of line.
+    #[inline(always)]
+    fn solve_2_in(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
         self.nodes += 1;
+        let best = self.solve_2_moves(player, opponent, beta, sq.get(0), sq.get(1));
+        if best != NO_SCORE {
+            return best;
+        }
+        -self.solve_2_passed(opponent, player, -beta, -alpha, sq)
+    }
+
+    /// `solve_2_in` after the other side passed: no move ends the game.
+    #[cold]
+    #[inline(never)]
+    fn solve_2_passed(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        _alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_2_moves(player, opponent, beta, sq.get(0), sq.get(1));
+        if best != NO_SCORE {
+            return best;
+        }
+        R::final_score(&Board { player, opponent })
+    }
+
+    /// The mover's moves on `x1` then `x2`, each followed by the last square's solve; `NO_SCORE`
+    /// when neither is legal.
+    #[inline(always)]
+    fn solve_2_moves(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        beta: i32,
+        x1: usize,
+        x2: usize,
+    ) -> i32 {
         let mut best = NO_SCORE;
         if NEIGHBOUR[x1] & opponent != 0 {
             let f = flips(player, opponent, x1);
@@ -211,31 +333,77 @@ impl<R: GameRules> Search<'_, R> {
                 return v.max(best);
             }
         }
+        best
+    }
+
+    /// Three empties (entry from the deep search).
+    pub(super) fn solve_3(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: [usize; 3],
+        passed: bool,
+    ) -> i32 {
+        let sq = Squares::new(&sq);
+        if passed {
+            return self.solve_3_passed(player, opponent, alpha, beta, sq);
+        }
+        self.solve_3_in(player, opponent, alpha, beta, sq)
+    }
+
+    /// Three empties, the first three of `sq`, in their order.
+    #[inline(always)]
+    fn solve_3_in(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_3_moves(player, opponent, alpha, beta, sq);
         if best != NO_SCORE {
             return best;
         }
-        if passed {
-            return R::final_score(&Board { player, opponent });
-        }
-        -self.solve_2(opponent, player, -beta, -alpha, x1, x2, true)
+        -self.solve_3_passed(opponent, player, -beta, -alpha, sq)
     }
 
-    pub(super) fn solve_3(
+    /// `solve_3_in` after the other side passed.
+    #[cold]
+    #[inline(never)]
+    fn solve_3_passed(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_3_moves(player, opponent, alpha, beta, sq);
+        if best != NO_SCORE {
+            return best;
+        }
+        R::final_score(&Board { player, opponent })
+    }
+
+    /// The mover's moves among three empties, each followed by the two-empties solve (the
+    /// others in their order); `NO_SCORE` when none is legal.
+    #[inline(always)]
+    fn solve_3_moves(
         &mut self,
         player: u64,
         opponent: u64,
         mut alpha: i32,
         beta: i32,
-        sq: [usize; 3],
-        passed: bool,
+        sq: Squares,
     ) -> i32 {
-        self.nodes += 1;
         let mut best = NO_SCORE;
-        for (x, a, b) in [
-            (sq[0], sq[1], sq[2]),
-            (sq[1], sq[0], sq[2]),
-            (sq[2], sq[0], sq[1]),
-        ] {
+        for i in 0..3 {
+            let x = sq.get(i);
             if NEIGHBOUR[x] & opponent == 0 {
                 continue;
             }
@@ -243,14 +411,12 @@ impl<R: GameRules> Search<'_, R> {
             if f == 0 {
                 continue;
             }
-            let v = -self.solve_2(
+            let v = -self.solve_2_in(
                 opponent ^ f,
                 player ^ f ^ (1u64 << x),
                 -beta,
                 -alpha,
-                a,
-                b,
-                false,
+                sq.without(i),
             );
             if v > best {
                 best = v;
@@ -260,13 +426,7 @@ impl<R: GameRules> Search<'_, R> {
                 alpha = alpha.max(v);
             }
         }
-        if best != NO_SCORE {
-            return best;
-        }
-        if passed {
-            return R::final_score(&Board { player, opponent });
-        }
-        -self.solve_3(opponent, player, -beta, -alpha, sq, true)
+        best
     }
 
     pub(super) fn solve_4(
@@ -277,48 +437,82 @@ impl<R: GameRules> Search<'_, R> {
         beta: i32,
         sq: [usize; 4],
     ) -> i32 {
-        let parity = sq.iter().fold(0u8, |p, &x| p ^ QUADRANT_BIT[x]);
-        self.solve_4_parity(player, opponent, alpha, beta, sq, parity)
+        let parity = sq.iter().fold(0u8, |p, &x| p ^ QUADRANT_BIT[x & 63]);
+        let mut odd = 0;
+        for (i, &x) in sq.iter().enumerate() {
+            odd |= ((parity & QUADRANT_BIT[x & 63] != 0) as usize) << i;
+        }
+        self.solve_4_odd(player, opponent, alpha, beta, Squares::new(&sq), odd)
     }
 
-    /// Four empties: squares alone (odd) in their quadrant go first, keeping the given order
-    /// otherwise.
-    fn solve_4_parity(
+    /// Four empties: squares alone (odd) in their quadrant (bit `i` of `odd` for the `i`-th
+    /// square) go first, keeping the given order otherwise.
+    #[inline(always)]
+    fn solve_4_odd(
         &mut self,
         player: u64,
         opponent: u64,
         alpha: i32,
         beta: i32,
-        sq: [usize; 4],
-        parity: u8,
+        sq: Squares,
+        odd: usize,
     ) -> i32 {
-        let mut odd = 0usize;
-        for (i, &x) in sq.iter().enumerate() {
-            odd |= ((parity & QUADRANT_BIT[x] != 0) as usize) << i;
-        }
-        let order = PARITY_ORDER[odd];
-        let ordered = order.map(|i| sq[i as usize]);
-        self.solve_4_ordered(player, opponent, alpha, beta, ordered, false)
+        let order = PARITY_ORDER[odd & 15];
+        let ordered = Squares::new(&order.map(|i| sq.get(i as u32)));
+        self.solve_4_ordered(player, opponent, alpha, beta, ordered)
     }
 
+    /// Four empties in the order of `sq`.
+    #[inline(never)]
     fn solve_4_ordered(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_4_moves(player, opponent, alpha, beta, sq);
+        if best != NO_SCORE {
+            return best;
+        }
+        -self.solve_4_passed(opponent, player, -beta, -alpha, sq)
+    }
+
+    /// `solve_4_ordered` after the other side passed.
+    #[cold]
+    #[inline(never)]
+    fn solve_4_passed(
+        &mut self,
+        player: u64,
+        opponent: u64,
+        alpha: i32,
+        beta: i32,
+        sq: Squares,
+    ) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_4_moves(player, opponent, alpha, beta, sq);
+        if best != NO_SCORE {
+            return best;
+        }
+        R::final_score(&Board { player, opponent })
+    }
+
+    /// The mover's moves among four empties, each followed by the three-empties solve;
+    /// `NO_SCORE` when none is legal.
+    #[inline(always)]
+    fn solve_4_moves(
         &mut self,
         player: u64,
         opponent: u64,
         mut alpha: i32,
         beta: i32,
-        sq: [usize; 4],
-        passed: bool,
+        sq: Squares,
     ) -> i32 {
-        self.nodes += 1;
         let mut best = NO_SCORE;
-        let orders = [
-            (sq[0], [sq[1], sq[2], sq[3]]),
-            (sq[1], [sq[0], sq[2], sq[3]]),
-            (sq[2], [sq[0], sq[1], sq[3]]),
-            (sq[3], [sq[0], sq[1], sq[2]]),
-        ];
-        for (x, rest) in orders {
+        for i in 0..4 {
+            let x = sq.get(i);
             if NEIGHBOUR[x] & opponent == 0 {
                 continue;
             }
@@ -326,13 +520,12 @@ impl<R: GameRules> Search<'_, R> {
             if f == 0 {
                 continue;
             }
-            let v = -self.solve_3(
+            let v = -self.solve_3_in(
                 opponent ^ f,
                 player ^ f ^ (1u64 << x),
                 -beta,
                 -alpha,
-                rest,
-                false,
+                sq.without(i),
             );
             if v > best {
                 best = v;
@@ -342,13 +535,7 @@ impl<R: GameRules> Search<'_, R> {
                 alpha = alpha.max(v);
             }
         }
-        if best != NO_SCORE {
-            return best;
-        }
-        if passed {
-            return R::final_score(&Board { player, opponent });
-        }
-        -self.solve_4_ordered(opponent, player, -beta, -alpha, sq, true)
+        best
     }
 
     /// Entry to the shallow layer: lists the empties once, in square-class order, with the
@@ -361,51 +548,55 @@ impl<R: GameRules> Search<'_, R> {
         beta: i32,
     ) -> i32 {
         let empty = !(player | opponent);
-        let mut list = Empties {
-            sq: [0; SHALLOW_MAX as usize],
-            n: 0,
-        };
+        let mut list = Empties { sq: 0, quad: 0 };
         let mut parity = 0u8;
+        let mut shift = 0;
         for class in SQUARE_CLASSES {
             for x in Bits(empty & class) {
-                list.sq[list.n] = x as u8;
-                list.n += 1;
+                list.sq |= (x as u64) << shift;
+                list.quad |= (QUADRANT_BIT[x] as u64) << shift;
+                shift += 8;
                 parity ^= QUADRANT_BIT[x];
             }
         }
-        self.shallow(player, opponent, alpha, beta, &list, parity, false)
+        self.shallow(player, opponent, alpha, beta, list, parity, false, UNKNOWN)
     }
 
     /// 5 to `SHALLOW_MAX` empties: from `REPLIES_ORDER_MIN` empties fewest replies left to the
     /// opponent first, then squares in odd quadrants, then by square class (below it parity and
-    /// class alone); stability cutoff; no table.
+    /// class alone); stability cutoff; no table. `legal` is the mover's legal moves when the
+    /// parent already generated them (its reply count), else `UNKNOWN`.
+    #[allow(clippy::too_many_arguments)]
     fn shallow(
         &mut self,
         player: u64,
         opponent: u64,
         mut alpha: i32,
         beta: i32,
-        list: &Empties,
+        list: Empties,
         parity: u8,
         passed: bool,
+        legal: u64,
     ) -> i32 {
         self.nodes += 1;
-        let n = list.n;
+        let n = list.len();
         if n >= STABILITY_MIN {
             if let Some(cut) = stability_cutoff(player, opponent, alpha, n as u32) {
                 return cut;
             }
         }
         if n < REPLIES_ORDER_MIN {
-            return self.shallow_by_parity(player, opponent, alpha, beta, list, parity, passed);
+            return self
+                .shallow_by_parity(player, opponent, alpha, beta, list, parity, passed, legal);
         }
         // Every move with its child and cost: the opponent's replies, less a bonus for an odd
         // quadrant. The list is in square-class order, so equal costs keep that order.
         let mut moves = [ShallowMove::default(); SHALLOW_MAX as usize];
         let mut k = 0;
+        let odd = list.odd(parity);
         for i in 0..n {
-            let x = list.sq[i] as usize;
-            if NEIGHBOUR[x] & opponent == 0 {
+            let x = list.get(i);
+            if legal >> x & 1 == 0 || NEIGHBOUR[x] & opponent == 0 {
                 continue;
             }
             let f = flips(player, opponent, x);
@@ -413,12 +604,13 @@ impl<R: GameRules> Search<'_, R> {
                 continue;
             }
             let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << x));
-            let odd = parity & QUADRANT_BIT[x] != 0;
+            let replies = legal_moves(p, o);
             moves[k] = ShallowMove {
                 index: i as u8,
                 player: p,
                 opponent: o,
-                cost: ((legal_moves(p, o).count_ones() as i32) << 4) - if odd { 8 } else { 0 },
+                replies,
+                cost: ((replies.count_ones() as i32) << 4) - (((odd >> i) as i32 & 1) << 3),
             };
             k += 1;
         }
@@ -426,7 +618,7 @@ impl<R: GameRules> Search<'_, R> {
             if passed {
                 return R::final_score(&Board { player, opponent });
             }
-            return -self.shallow(opponent, player, -beta, -alpha, list, parity, true);
+            return -self.shallow(opponent, player, -beta, -alpha, list, parity, true, UNKNOWN);
         }
         let mut best = NO_SCORE;
         for i in 0..k {
@@ -439,7 +631,9 @@ impl<R: GameRules> Search<'_, R> {
             }
             moves.swap(i, j);
             let m = moves[i];
-            let v = -self.shallow_child(m.player, m.opponent, -beta, -alpha, list, m.index, parity);
+            let v = -self.shallow_child(
+                m.player, m.opponent, -beta, -alpha, list, m.index, parity, m.replies,
+            );
             if v > best {
                 best = v;
                 if v >= beta {
@@ -460,21 +654,20 @@ impl<R: GameRules> Search<'_, R> {
         opponent: u64,
         mut alpha: i32,
         beta: i32,
-        list: &Empties,
+        list: Empties,
         parity: u8,
         passed: bool,
+        legal: u64,
     ) -> i32 {
-        let n = list.n;
-        let mut odd = 0u32;
-        for i in 0..n {
-            odd |= ((parity & QUADRANT_BIT[list.sq[i] as usize] != 0) as u32) << i;
-        }
+        let n = list.len();
+        let odd = list.odd(parity) as u32;
         let all = (1u32 << n) - 1;
         let mut best = NO_SCORE;
         for group in [odd, all & !odd] {
             for i in Bits(group as u64) {
-                let x = list.sq[i] as usize;
-                if NEIGHBOUR[x] & opponent == 0 {
+                let x = list.get(i);
+                // A known illegal square costs no flips.
+                if legal >> x & 1 == 0 || NEIGHBOUR[x] & opponent == 0 {
                     continue;
                 }
                 let f = flips(player, opponent, x);
@@ -489,6 +682,7 @@ impl<R: GameRules> Search<'_, R> {
                     list,
                     i as u8,
                     parity,
+                    UNKNOWN,
                 );
                 if v > best {
                     best = v;
@@ -505,7 +699,7 @@ impl<R: GameRules> Search<'_, R> {
         if passed {
             return R::final_score(&Board { player, opponent });
         }
-        -self.shallow(opponent, player, -beta, -alpha, list, parity, true)
+        -self.shallow(opponent, player, -beta, -alpha, list, parity, true, UNKNOWN)
     }
 
     /// The child after the move on the `index`-th empty of `list`: 4 empties left go to the
@@ -518,26 +712,28 @@ impl<R: GameRules> Search<'_, R> {
         opponent: u64,
         alpha: i32,
         beta: i32,
-        list: &Empties,
+        list: Empties,
         index: u8,
         parity: u8,
+        legal: u64,
     ) -> i32 {
-        let x = list.sq[index as usize] as usize;
-        let mut rest = *list;
-        rest.remove(index as usize);
+        let x = list.get(index as usize);
+        let rest = list.without(index as usize);
         let child_parity = parity ^ QUADRANT_BIT[x];
-        if list.n == 5 {
-            let s = &rest.sq;
-            self.solve_4_parity(
+        if list.len() == 5 {
+            let odd = rest.odd(child_parity);
+            self.solve_4_odd(player, opponent, alpha, beta, Squares(rest.sq as u32), odd)
+        } else {
+            self.shallow(
                 player,
                 opponent,
                 alpha,
                 beta,
-                [s[0] as usize, s[1] as usize, s[2] as usize, s[3] as usize],
+                rest,
                 child_parity,
+                false,
+                legal,
             )
-        } else {
-            self.shallow(player, opponent, alpha, beta, &rest, child_parity, false)
         }
     }
 }
@@ -637,6 +833,53 @@ mod tests {
         assert_eq!(PARITY_ORDER[0b0101], [0, 2, 1, 3]);
         assert_eq!(PARITY_ORDER[0b1000], [3, 0, 1, 2]);
         assert_eq!(PARITY_ORDER[0b0110], [1, 2, 0, 3]);
+    }
+
+    #[test]
+    fn packed_empties_match_their_arrays() {
+        let mut rng = Rng(33);
+        for _ in 0..20_000 {
+            let n = 1 + rng.below(SHALLOW_MAX as usize);
+            let mut squares = Vec::new();
+            while squares.len() < n {
+                let x = rng.below(64);
+                if !squares.contains(&x) {
+                    squares.push(x);
+                }
+            }
+            let mut list = Empties { sq: 0, quad: 0 };
+            for (i, &x) in squares.iter().enumerate() {
+                list.sq |= (x as u64) << (8 * i);
+                list.quad |= (QUADRANT_BIT[x] as u64) << (8 * i);
+            }
+            let parity = rng.below(16) as u8;
+            assert_eq!(list.len(), n);
+            let odd = (0..n).fold(0, |m, i| {
+                m | (((parity & QUADRANT_BIT[squares[i]] != 0) as usize) << i)
+            });
+            assert_eq!(list.odd(parity), odd, "{squares:?} {parity:#x}");
+            let i = rng.below(n);
+            let rest = list.without(i);
+            let mut expected = squares.clone();
+            expected.remove(i);
+            assert_eq!(rest.len(), n - 1);
+            assert_eq!(
+                (0..n - 1).map(|j| rest.get(j)).collect::<Vec<_>>(),
+                expected
+            );
+            if n <= 4 {
+                let packed = Squares::new(&squares);
+                assert_eq!(
+                    (0..n as u32).map(|j| packed.get(j)).collect::<Vec<_>>(),
+                    squares
+                );
+                let rest = packed.without(i as u32);
+                assert_eq!(
+                    (0..n as u32 - 1).map(|j| rest.get(j)).collect::<Vec<_>>(),
+                    expected
+                );
+            }
+        }
     }
 
     #[test]

@@ -114,47 +114,41 @@ fn edges_stable(player: u64, opponent: u64) -> u64 {
     top | bottom | left | right
 }
 
-const fn line_masks() -> [u64; 30] {
-    // 15 diagonals (c - r constant) then 15 anti-diagonals (c + r constant).
-    let mut masks = [0u64; 30];
-    let mut sq = 0;
-    while sq < 64 {
-        let (c, r) = (sq % 8, sq / 8);
-        masks[c + 7 - r] |= 1u64 << sq;
-        masks[15 + c + r] |= 1u64 << sq;
-        sq += 1;
-    }
-    masks
+/// Squares not on column a (where a step towards column h must not land after wrapping).
+const NOT_A: u64 = !FILE_A;
+/// Squares not on column h.
+const NOT_H: u64 = !FILE_H;
+
+/// `seed` spread along direction `shift` (towards higher bits when `up`) over the squares of
+/// `through`, the squares a one-step move may land on without wrapping around a row: a
+/// Kogge-Stone fill in three doubling steps, which covers the 7 steps of the longest line.
+#[inline(always)]
+fn fill(seed: u64, through: u64, shift: u32, up: bool) -> u64 {
+    let step = |x: u64, k: u32| if up { x << k } else { x >> k };
+    let mut g = seed;
+    let mut p = through;
+    g |= p & step(g, shift);
+    p &= step(p, shift);
+    g |= p & step(g, 2 * shift);
+    p &= step(p, 2 * shift);
+    g | (p & step(g, 4 * shift))
 }
 
-static DIAGONALS: [u64; 30] = line_masks();
-
 /// Squares whose line in each of the four directions is completely filled, per direction:
-/// (horizontal, vertical, diagonal, anti-diagonal).
+/// (horizontal, vertical, diagonal, anti-diagonal). A line is full when no empty square
+/// spreads onto it, so the diagonals are the complement of the empties filled both ways; a
+/// row is full when adding one to its low seven bits carries into its full eighth.
 #[inline]
 fn full_lines(filled: u64) -> [u64; 4] {
-    let mut h = 0u64;
-    for r in 0..8 {
-        if (filled >> (r * 8)) & 0xFF == 0xFF {
-            h |= 0xFFu64 << (r * 8);
-        }
-    }
+    let empty = !filled;
+    let carry = ((filled & 0x7F7F_7F7F_7F7F_7F7F) + 0x0101_0101_0101_0101) & filled;
+    let h = ((carry >> 7) & FILE_A).wrapping_mul(0xFF);
     let mut v = filled;
     v &= v.rotate_left(8);
     v &= v.rotate_left(16);
     v &= v.rotate_left(32);
-    let mut d = 0;
-    let mut a = 0;
-    for i in 0..15 {
-        let m = DIAGONALS[i];
-        if filled & m == m {
-            d |= m;
-        }
-        let m = DIAGONALS[15 + i];
-        if filled & m == m {
-            a |= m;
-        }
-    }
+    let d = !fill(fill(empty, NOT_A, 9, true), NOT_H, 9, false);
+    let a = !fill(fill(empty, NOT_H, 7, true), NOT_A, 7, false);
     [h, v, d, a]
 }
 
@@ -193,6 +187,56 @@ mod tests {
         let b = Board::start();
         assert_eq!(stable_discs(b.player, b.opponent), 0);
         assert_eq!(stable_discs(1, 2), 1); // a1 owned, b1 opponent: a1 corner is stable
+    }
+
+    /// Full lines the plain way: each row, column and diagonal checked against its mask.
+    fn full_lines_reference(filled: u64) -> [u64; 4] {
+        let mut lines = [0u64; 4];
+        for sq in 0..64 {
+            let (c, r) = (sq % 8, sq / 8);
+            let masks = (0..64).fold([0u64; 4], |mut m, s| {
+                let (sc, sr) = (s % 8, s / 8);
+                m[0] |= ((sr == r) as u64) << s;
+                m[1] |= ((sc == c) as u64) << s;
+                m[2] |= ((sc + r == c + sr) as u64) << s;
+                m[3] |= ((sc + sr == c + r) as u64) << s;
+                m
+            });
+            for (line, mask) in lines.iter_mut().zip(masks) {
+                if filled & mask == mask {
+                    *line |= 1u64 << sq;
+                }
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn full_lines_match_the_reference() {
+        let mut rng = crate::board::random::Rng(12);
+        for i in 0..20_000 {
+            // Mostly full boards (a few empties), where lines are full and the shifts matter.
+            let mut filled = u64::MAX;
+            for _ in 0..(i % 12) {
+                filled &= !(1u64 << rng.below(64));
+            }
+            if i % 5 == 0 {
+                filled &= rng.next_u64() | rng.next_u64();
+            }
+            assert_eq!(
+                full_lines(filled),
+                full_lines_reference(filled),
+                "{filled:#x}"
+            );
+        }
+        assert_eq!(full_lines(u64::MAX), [u64::MAX; 4]);
+        // Only a1 empty: row 1, column a and the long diagonal are not full; the a1
+        // anti-diagonal (a1 alone) is not either.
+        let [h, v, d, a] = full_lines(!1);
+        assert_eq!(h, !0xFF);
+        assert_eq!(v, !FILE_A);
+        assert_eq!(d, !0x8040_2010_0804_0201);
+        assert_eq!(a, !1);
     }
 
     #[test]
