@@ -19,6 +19,11 @@ pub use moves::{legal_moves, neighbours};
 use std::fmt;
 use std::str::FromStr;
 
+/// Room for every legal move of any board: at most 60 empty squares, each at most one move.
+/// (A position reached in play has at most 33; boards given as input can have more: a search
+/// found one with 35, `tests::a_board_can_have_more_moves_than_play_reaches`.)
+pub const MAX_MOVES: usize = 60;
+
 /// The four corners, a1, h1, a8 and h8: a disc there can never be flipped.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
@@ -382,6 +387,28 @@ impl Position {
 pub(crate) mod tests {
     use super::random::Rng;
     use super::*;
+
+    /// A board (not reachable in play) where the side to move, X, has 35 legal moves: more than
+    /// the 33 of any position reached in play. Found by a hill-climb over arbitrary boards.
+    pub(crate) fn many_moves_board() -> Board {
+        let cells = "---------OOXOOO--XXO-XX--O----O--OXO-OO--OX-XX---OO-OOOX-----X--";
+        let mut board = Board::default();
+        for (i, c) in cells.bytes().enumerate() {
+            match c {
+                b'X' => board.player |= 1 << i,
+                b'O' => board.opponent |= 1 << i,
+                _ => {}
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn a_board_can_have_more_moves_than_play_reaches() {
+        let board = many_moves_board();
+        assert_eq!(board.moves().count_ones(), 35);
+        assert!(board.moves().count_ones() as usize <= MAX_MOVES);
+    }
 
     #[test]
     fn squares_print_and_parse() {

@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::board::{legal_moves, Bits, Board, Square, CORNERS};
+use crate::board::{legal_moves, Bits, Board, Square, CORNERS, MAX_MOVES};
 use crate::eval::{evaluate_mobility, Weights, SCALE};
 
 /// Above every value the search returns (scores are within ±64 discs, in 1/SCALE discs).
@@ -179,8 +179,8 @@ impl Run<'_> {
         moves: u64,
         depth: u32,
         first: u8,
-    ) -> ([(u8, Board); 33], usize) {
-        let mut list = [(0u8, Board::default(), 0i32); 33];
+    ) -> ([(u8, Board); MAX_MOVES], usize) {
+        let mut list = [(0u8, Board::default(), 0i32); MAX_MOVES];
         let mut n = 0;
         for sq in Bits(moves) {
             let child = board.play_flips(sq, board.flips(sq));
@@ -199,7 +199,7 @@ impl Run<'_> {
             n += 1;
         }
         list[..n].sort_unstable_by_key(|e| e.2);
-        let mut out = [(0u8, Board::default()); 33];
+        let mut out = [(0u8, Board::default()); MAX_MOVES];
         for (o, e) in out.iter_mut().zip(&list[..n]) {
             *o = (e.0, e.1);
         }
@@ -519,6 +519,41 @@ mod tests {
                 assert_eq!(played.value(), outcome.value(), "seed {seed} depth {depth}");
             }
         }
+    }
+
+    #[test]
+    fn a_board_with_more_moves_than_play_reaches_is_searched() {
+        // 35 moves (the move lists once had room for 33): the interior node orders all of
+        // them, and its value is eval::search's (a separate alpha-beta with the same leaves).
+        let stop = AtomicBool::new(false);
+        let weights = builtin();
+        let board = crate::board::tests::many_moves_board();
+        let mut table = Table::new(1);
+        let mut run = Run {
+            table: &mut table,
+            weights,
+            limit: limit(&stop, 2),
+            nodes: 0,
+            next_check: CHECK_EVERY,
+            aborted: false,
+            inexact: false,
+        };
+        let (children, n) = run.ordered(&board, board.moves(), 2, NO_MOVE);
+        assert_eq!(n, 35);
+        let squares = children[..n].iter().fold(0u64, |m, c| m | 1 << c.0);
+        assert_eq!(squares, board.moves());
+        let v = run.negamax(board, 2, -INFINITY, INFINITY);
+        let mut nodes = 0;
+        let expected = crate::eval::search(
+            weights,
+            board.player,
+            board.opponent,
+            2,
+            -INFINITY,
+            INFINITY,
+            &mut nodes,
+        );
+        assert_eq!(v, expected);
     }
 
     #[test]

@@ -494,8 +494,7 @@ pub fn search_moves(
     }
     // Above the last ply, the moves that leave the opponent the fewest replies go first: they
     // usually cut. The order changes only the nodes visited, never the value.
-    // 33 is the most legal moves an Othello position can have.
-    let mut list = [(0u64, 0u64, 0u64, 0u32); 33];
+    let mut list = [(0u64, 0u64, 0u64, 0u32); crate::board::MAX_MOVES];
     let mut n = 0;
     for sq in Bits(moves) {
         let f = crate::board::flips(player, opponent, sq);
@@ -583,6 +582,26 @@ mod tests {
             })
             .max()
             .expect("a move")
+    }
+
+    #[test]
+    fn a_board_with_more_moves_than_play_reaches_is_searched() {
+        // 35 moves: the ordering list once had room for 33 (a panic on such an input board).
+        let b = crate::board::tests::many_moves_board();
+        let weights = builtin();
+        for depth in 1..=2 {
+            let mut nodes = 0;
+            let v = search(
+                weights,
+                b.player,
+                b.opponent,
+                depth,
+                -65 * SCALE,
+                65 * SCALE,
+                &mut nodes,
+            );
+            assert_eq!(v, minimax(weights, b.player, b.opponent, depth), "{depth}");
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::limit::{Budget, CHARGE_EVERY};
 use super::stability::stable_discs;
 use super::tt::{Tables, EXACT, NO_MOVE};
 use crate::board::rules::{GameRules, Othello};
-use crate::board::{legal_moves, Bits, Board};
+use crate::board::{legal_moves, Bits, Board, MAX_MOVES};
 use crate::eval::Weights;
 use rayon::prelude::*;
 use std::marker::PhantomData;
@@ -41,10 +41,6 @@ const SPLIT_ELDEST: usize = 2;
 const CANCEL_CHECK_MIN: u32 = 10;
 /// Scores are within -64..=64; this is below any of them.
 pub(super) const NO_SCORE: i32 = -100;
-/// Room for every move of any board: at most 60 empty squares, each at most one move. (A
-/// position reached in play has at most 33; boards given as input can have more: a search
-/// found one with 35.)
-const MAX_MOVES: usize = 60;
 /// Nodes with at most this many moves (all with this many empties or fewer) zero a list of
 /// this length instead of `MAX_MOVES` (sixteen moves, 256 bytes: a few vector stores).
 const FEW_MOVES: usize = 16;
