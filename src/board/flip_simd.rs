@@ -215,6 +215,28 @@ unsafe impl std::alloc::GlobalAlloc for HugePageAlloc {
     }
 
     #[inline]
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        if layout.size() < HUGE_MIN && new_size < HUGE_MIN {
+            // SAFETY: small before and after: the block is `System`'s with the caller's layout,
+            // and `System` resizes it in place where it can.
+            return unsafe { std::alloc::System.realloc(ptr, layout, new_size) };
+        }
+        // SAFETY: the caller guarantees `new_size` with `layout.align()` is a valid layout.
+        let new_layout =
+            unsafe { std::alloc::Layout::from_size_align_unchecked(new_size, layout.align()) };
+        // SAFETY: a block of the new layout from this allocator; the copy stays inside both
+        // blocks; the old block is freed with the layout it was made with.
+        unsafe {
+            let fresh = self.alloc(new_layout);
+            if !fresh.is_null() {
+                std::ptr::copy_nonoverlapping(ptr, fresh, layout.size().min(new_size));
+                self.dealloc(ptr, layout);
+            }
+            fresh
+        }
+    }
+
+    #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
         // `system_layout` succeeded for this layout when the block was allocated.
         if let Some(system) = HugePageAlloc::system_layout(layout) {
@@ -291,6 +313,33 @@ mod tests {
                     HugePageAlloc.dealloc(zeroed, layout);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn resized_blocks_keep_their_bytes_across_the_huge_threshold() {
+        let layout = Layout::from_size_align(4000, 8).unwrap();
+        // SAFETY: every block is written within its size and freed with its current layout.
+        unsafe {
+            let mut ptr = HugePageAlloc.alloc(layout);
+            let mut size = 4000;
+            for i in 0..size {
+                *ptr.add(i) = (i % 253) as u8;
+            }
+            // Small to small, small to large, large to larger, large to small.
+            for new_size in [9000, 3 * HUGE_MIN, 5 * HUGE_PAGE + 7, 6000] {
+                ptr =
+                    HugePageAlloc.realloc(ptr, Layout::from_size_align(size, 8).unwrap(), new_size);
+                assert!(!ptr.is_null());
+                if new_size >= HUGE_MIN {
+                    assert_eq!(ptr as usize % HUGE_PAGE, 0, "{new_size}");
+                }
+                for i in 0..4000 {
+                    assert_eq!(*ptr.add(i), (i % 253) as u8, "{new_size} at {i}");
+                }
+                size = new_size;
+            }
+            HugePageAlloc.dealloc(ptr, Layout::from_size_align(size, 8).unwrap());
         }
     }
 
