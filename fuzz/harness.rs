@@ -9,7 +9,7 @@
 
 use std::io::Cursor;
 
-use osolve::analyze::Shard;
+use osolve::drivers::analyze::Shard;
 use osolve::games::ggf::GgfReader;
 use osolve::games::transcript::TranscriptReader;
 use osolve::games::wthor::{Names, WthorReader};

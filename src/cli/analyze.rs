@@ -2,7 +2,7 @@
 //! arguments, opens (or, with `--resume`, reads back and trims) the output, writes and flushes
 //! each finished position through `osolve::report::analyze`, draws the progress on standard
 //! error, and turns the run's summary into an exit code. The work itself is
-//! `osolve::analyze::analyze` under every `--rules` and `--scoring`; what it shares with
+//! `osolve::drivers::analyze::analyze` under every `--rules` and `--scoring`; what it shares with
 //! `osolve games` is in `super::batch`. With `--svg DIR`
 //! each position's picture, with its move scores, goes to DIR.
 
@@ -11,11 +11,11 @@ use super::show::{write_svg, PictureTarget};
 use super::variant::VariantArgs;
 use super::{interrupt, open_input, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use clap::{Args, ValueEnum};
-use osolve::analyze::{
+use osolve::board::rules::{Rules, VariantPosition};
+use osolve::drivers::analyze::{
     analyze, count_positions, inputs, inputs_with, Analysis, AnalyzeOptions, Sink, Summary,
 };
-use osolve::batch::Shard;
-use osolve::board::rules::{Rules, VariantPosition};
+use osolve::drivers::batch::Shard;
 use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format};
 use osolve::report::picture::{Marks, Picture};

@@ -2,13 +2,13 @@
 //! shard and progress options; opening the output (or, with `--resume`, reading it back and
 //! trimming a record cut short); checking that a resumed output was written from the same
 //! input; the progress bar (or plain progress line) on standard error; and the message of an
-//! interrupted run. The work itself is the library's batch driver (`osolve::batch`).
+//! interrupted run. The work itself is the library's batch driver (`osolve::drivers::batch`).
 
 use super::{interrupt, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use osolve::batch::{self, BatchError, Shard, PARALLEL_MAX_EMPTIES};
+use osolve::drivers::batch::{self, BatchError, Shard, PARALLEL_MAX_EMPTIES};
 use osolve::report::batch::{fingerprint, progress_line, Written};
 use osolve::report::format_mnps;
 use std::fmt::Display;

@@ -1,6 +1,6 @@
 //! `osolve bench`: solves a standard suite (or a file) and prints nodes, times and nodes per
 //! second per position, then the totals and whether every score was right. Wires the arguments
-//! to `osolve::bench::run`, prints through `osolve::report::bench`, and draws a progress bar on
+//! to `osolve::drivers::bench::run`, prints through `osolve::report::bench`, and draws a progress bar on
 //! standard error when that is a terminal.
 
 use super::{
@@ -10,7 +10,7 @@ use super::{
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use osolve::bench::{self, Event, RunOptions, Suite, BUILTIN_SUITES, DEFAULT_SUITE};
+use osolve::drivers::bench::{self, Event, RunOptions, Suite, BUILTIN_SUITES, DEFAULT_SUITE};
 use osolve::report::bench as report;
 use osolve::search::Solver;
 use std::io::{IsTerminal, Write};

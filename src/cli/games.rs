@@ -9,7 +9,7 @@ use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
 use super::{check_readable, interrupt, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use osolve::batch;
+use osolve::drivers::batch;
 use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOptions, GamesSummary};
 use osolve::games::wthor::Names;
 use osolve::games::{count_games, inputs, Game, GameError};

@@ -11,8 +11,8 @@ use std::time::Instant;
 use clap::Args;
 use osolve::board::rules::{Rules, VariantPosition};
 use osolve::board::Position;
+use osolve::drivers::perft::perft_game;
 use osolve::notation::{parse_text_with, Source};
-use osolve::perft::perft_game;
 use osolve::report::{perft_header, perft_row};
 
 use super::variant::{variant_position, RulesArg};

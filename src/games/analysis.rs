@@ -2,7 +2,7 @@
 //! position the game went through from there to its end, which gives the loss of each move
 //! actually played (0 for a perfect move); and, for WThor games, the exact score at the
 //! database's own depth against the theoretical score it records. Games are streamed through
-//! the shared batch driver ([`crate::batch`]) and totalled into a [`GamesSummary`].
+//! the shared batch driver ([`crate::drivers::batch`]) and totalled into a [`GamesSummary`].
 //!
 //! Each position is solved in turn from the most empties down with one solver, so the later,
 //! smaller positions find most of their work in the transposition table.
@@ -12,9 +12,9 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use super::{discs, Game, GameError, Reached};
-use crate::batch::{self, BatchError, Totals, Work};
-use crate::bench::nps;
 use crate::board::{Color, Position, Square};
+use crate::drivers::batch::{self, BatchError, Totals, Work};
+use crate::drivers::bench::nps;
 use crate::search::{Solution, Solver, StopHandle, StopReason, Stopped, TooManyEmpties};
 
 /// What to compute and how.

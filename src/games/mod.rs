@@ -523,8 +523,8 @@ pub fn inputs(paths: Vec<PathBuf>) -> impl Iterator<Item = Result<Game, GameErro
 /// The number of good games of `shard` in the inputs, by a quick pass that replays without
 /// solving; `None` when an input is standard input or another file that is not a regular file
 /// (it cannot be read twice).
-pub fn count_games(paths: &[PathBuf], shard: crate::batch::Shard) -> Option<usize> {
-    crate::batch::count_in_files(paths, shard, || {
+pub fn count_games(paths: &[PathBuf], shard: crate::drivers::batch::Shard) -> Option<usize> {
+    crate::drivers::batch::count_in_files(paths, shard, || {
         inputs(paths.to_vec()).filter(Result::is_ok).count()
     })
 }

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use super::batch::{csv_field, csv_fields, fingerprint, milliseconds, plural, Written};
 use super::unfinished::{bounds_text, range_text};
 use super::{format_count, format_mnps, format_seconds};
-use crate::analyze::{Analysis, Checked, Mismatch, Summary};
 use crate::board::Square;
+use crate::drivers::analyze::{Analysis, Checked, Mismatch, Summary};
 use crate::notation::{format_board, format_obf, format_obf_final};
 use crate::search::FEASIBLE_EMPTIES;
 

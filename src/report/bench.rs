@@ -3,7 +3,7 @@
 //! returns a string ending with a newline; nothing here prints or runs a search.
 
 use super::format_thousands;
-use crate::bench::{BenchReport, Row, Verdict};
+use crate::drivers::bench::{BenchReport, Row, Verdict};
 use crate::search::BestMove;
 use std::fmt::Write as _;
 use std::time::Duration;

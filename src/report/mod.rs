@@ -126,7 +126,7 @@ pub fn work_text(nodes: u64, time: std::time::Duration) -> String {
         "  nodes {}  {}  {}",
         format_count(nodes),
         format_seconds(time.as_secs_f64()),
-        format_mnps(crate::bench::nps(nodes, time)),
+        format_mnps(crate::drivers::bench::nps(nodes, time)),
     )
 }
 

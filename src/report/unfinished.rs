@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::solve::move_name;
 use super::{diagram, work_text};
-use crate::bench::nps;
 use crate::board::{Color, Position};
+use crate::drivers::bench::nps;
 use crate::notation::{format_board, Source};
 use crate::search::{Bounds, Unfinished};
 

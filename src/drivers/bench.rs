@@ -14,9 +14,9 @@ use std::path::Path;
 use std::time::Duration;
 
 /// FFO #40-#59, one position per line, in order.
-const FFO_40_59: &str = include_str!("../positions/ffo-40-59.obf");
+const FFO_40_59: &str = include_str!("../../positions/ffo-40-59.obf");
 /// FFO #1-#19, one position per line, in order.
-const FFO_1_19: &str = include_str!("../positions/ffo-1-19.obf");
+const FFO_1_19: &str = include_str!("../../positions/ffo-1-19.obf");
 
 /// The suite `osolve bench` runs when none is named.
 pub const DEFAULT_SUITE: &str = "ffo40-49";

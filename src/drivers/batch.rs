@@ -7,7 +7,7 @@
 //! too deep to finish without a limit, and stopping promptly when a solver's stop handle fires.
 //!
 //! What an item is and what a solver makes of it is the [`Work`] of the caller
-//! ([`crate::analyze`] for positions, [`crate::games`] for whole games). The driver never
+//! ([`crate::drivers::analyze`] for positions, [`crate::games`] for whole games). The driver never
 //! prints, formats or knows about terminals and files.
 
 use std::collections::{BTreeMap, VecDeque};

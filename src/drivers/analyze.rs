@@ -2,7 +2,7 @@
 //! each parsed position, checked against the inputs' annotations when asked; a position that
 //! reaches a per-position limit is reported unfinished, with bounds, and positions too deep to
 //! finish without a limit are refused. The scheduling, ordering, sharding, resuming and
-//! stopping are the shared driver's ([`crate::batch`]); this module says what one position's
+//! stopping are the shared driver's ([`crate::drivers::batch`]); this module says what one position's
 //! analysis is and totals the run into a [`Summary`].
 //!
 //! It never prints, formats or knows about terminals and files other than opening the inputs:
@@ -12,10 +12,12 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::batch::{self, Totals, Work};
-pub use crate::batch::{BatchError as AnalyzeError, Shard, ShardError, PARALLEL_MAX_EMPTIES};
 use crate::board::rules::{Rules, Variant, VariantPosition};
 use crate::board::{Position, Square};
+use crate::drivers::batch::{self, Totals, Work};
+pub use crate::drivers::batch::{
+    BatchError as AnalyzeError, Shard, ShardError, PARALLEL_MAX_EMPTIES,
+};
 use crate::notation::{open_path, ParseError, ParseErrorKind, Parsed, Source};
 use crate::search::{
     Bounds, Limits, MoveScore, Solver, StopHandle, StopReason, Stopped, TooManyEmpties, Unfinished,
@@ -168,7 +170,7 @@ pub struct Summary {
 impl Summary {
     /// Nodes per second over the run.
     pub fn nps(&self) -> f64 {
-        crate::bench::nps(self.nodes, self.time)
+        crate::drivers::bench::nps(self.nodes, self.time)
     }
 }
 
