@@ -6,12 +6,20 @@
 //! of files or terminals; the [`drivers`] (`analyze`, `games`, `bench`, `perft`) connect them,
 //! the batch ones (`analyze`, `games`) through the shared [`drivers::batch`] driver. [`games`] also reads
 //! game databases (WThor, GGF, transcript lists) into replayed games.
+//!
+//! `unsafe` is denied crate-wide and allowed only in four small modules, each block with a
+//! SAFETY comment: the AVX2 kernels `board::flip_avx2` and `board::moves_avx2` (each beside
+//! its dispatcher and portable twin), [`cpu`] (prefetch, BMI2 `pext`) and [`huge_pages`] (the
+//! binary's allocator).
+#![deny(unsafe_code)]
 
 pub mod board;
+pub mod cpu;
 pub mod drivers;
 pub mod engine;
 pub mod eval;
 pub mod games;
+pub mod huge_pages;
 pub mod learn;
 pub mod notation;
 pub mod protocol;

@@ -7,7 +7,7 @@ mod cli;
 /// kernel module that provides it; the plain system allocator elsewhere.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[global_allocator]
-static ALLOCATOR: osolve::board::flip_simd::HugePageAlloc = osolve::board::flip_simd::HugePageAlloc;
+static ALLOCATOR: osolve::huge_pages::HugePageAlloc = osolve::huge_pages::HugePageAlloc;
 
 fn main() {
     std::process::exit(cli::run());

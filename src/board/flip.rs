@@ -1,51 +1,9 @@
-//! The discs one move flips. Line masks per square are `const` tables; the portable
-//! implementation below is branch-free, and `flip_simd` holds an AVX2 twin that does the four
-//! direction pairs at once. `flips` picks one at compile time.
+//! The discs one move flips: [`flips`] dispatches at compile time to the AVX2 kernel
+//! (`flip_avx2`, the four direction pairs at once) where the build has AVX2, else to the
+//! portable, branch-free [`flips_portable`] below; the tests compare the two and a plain
+//! square-by-square reference. The line masks per square are `masks`' const tables.
 
-/// The four line directions through a square, as (column step, row step) going to higher bits:
-/// horizontal, vertical, diagonal (a1-h8) and anti-diagonal (h1-a8).
-const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
-
-/// Squares met walking from `sq` in direction (dc, dr), excluding `sq` itself.
-const fn ray(sq: usize, dc: i32, dr: i32) -> u64 {
-    let mut mask = 0u64;
-    let mut c = (sq % 8) as i32 + dc;
-    let mut r = (sq / 8) as i32 + dr;
-    while c >= 0 && c < 8 && r >= 0 && r < 8 {
-        mask |= 1u64 << (r * 8 + c);
-        c += dc;
-        r += dr;
-    }
-    mask
-}
-
-const fn line_masks(higher: bool) -> [[u64; 4]; 64] {
-    let mut table = [[0u64; 4]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 4 {
-            let (dc, dr) = DIRECTIONS[d];
-            table[sq][d] = if higher {
-                ray(sq, dc, dr)
-            } else {
-                ray(sq, -dc, -dr)
-            };
-            d += 1;
-        }
-        sq += 1;
-    }
-    table
-}
-
-/// A 32-byte aligned table, so the SIMD kernel can load a square's four masks in one go.
-#[repr(C, align(32))]
-pub(crate) struct Aligned(pub [[u64; 4]; 64]);
-
-/// Per square, the four rays going to higher bit indices (east, south, south-east, south-west).
-pub(crate) static HIGHER: Aligned = Aligned(line_masks(true));
-/// Per square, the four rays going to lower bit indices (west, north, north-west, north-east).
-pub(crate) static LOWER: Aligned = Aligned(line_masks(false));
+use super::masks::{HIGHER, LOWER};
 
 /// Flips of one ray going to higher bits: the opponent run from `sq` is flipped when the first
 /// square that is not an opponent disc holds a player disc.
@@ -88,7 +46,7 @@ pub fn flips_portable(player: u64, opponent: u64, sq: usize) -> u64 {
 pub fn flips(player: u64, opponent: u64, sq: usize) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     {
-        super::flip_simd::flips_avx2(player, opponent, sq)
+        super::flip_avx2::flips_avx2(player, opponent, sq)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
@@ -125,16 +83,6 @@ pub(crate) mod tests {
             }
         }
         all
-    }
-
-    #[test]
-    fn masks_are_rays() {
-        // a1 higher: whole row 1 but a1, column a but a1, the long diagonal but a1, nothing SW.
-        assert_eq!(HIGHER.0[0][0], 0xFE);
-        assert_eq!(HIGHER.0[0][1], 0x0101_0101_0101_0100);
-        assert_eq!(HIGHER.0[0][2], 0x8040_2010_0804_0200);
-        assert_eq!(HIGHER.0[0][3], 0);
-        assert_eq!(LOWER.0[63][2], 0x0040_2010_0804_0201);
     }
 
     #[test]

@@ -5,10 +5,11 @@
 //! Bit `i` of a bitboard is square `i`: a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63.
 
 pub mod flip;
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-pub mod flip_simd;
+mod flip_avx2;
 pub mod last_flip;
+mod masks;
 pub mod moves;
+mod moves_avx2;
 pub mod random;
 pub mod rules;
 
@@ -26,17 +27,6 @@ pub const MAX_MOVES: usize = 60;
 
 /// The four corners, a1, h1, a8 and h8: a disc there can never be flipped.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
-
-/// Starts loading the cache line at `value` into the cache (a no-op where the build has no
-/// prefetch kernel). Any address will do: a prefetch never faults, so a stale or computed
-/// address costs only the wasted load.
-#[inline(always)]
-pub fn prefetch<T>(value: *const T) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    flip_simd::prefetch(value);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    let _ = value;
-}
 
 /// A square of the board, 0 (a1) to 63 (h8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1,13 +1,10 @@
 //! Legal-move generation for a whole board at once: each of the 8 directions is a
 //! shift-and-mask flood (Kogge-Stone style), so no square is visited one by one.
-//! Knows nothing of search.
+//! [`legal_moves`] dispatches at compile time to the AVX2 kernel (`moves_avx2`) where the build
+//! has AVX2, else to [`legal_moves_portable`]; the tests compare both with a square-by-square
+//! reference. Knows nothing of search.
 
-/// Squares not on column a or h: a shift by one column must not wrap across rows.
-pub(super) const NOT_AH: u64 = 0x7E7E_7E7E_7E7E_7E7E;
-/// Squares not on row 1 or row 8.
-pub(super) const NOT_18: u64 = 0x00FF_FFFF_FFFF_FF00;
-/// Squares on neither border.
-pub(super) const INNER: u64 = NOT_AH & NOT_18;
+use super::masks::{FILE_A, FILE_H, INNER, NOT_18, NOT_AH};
 
 /// Moves in one direction pair (shift `s` to higher bits and to lower bits).
 #[inline(always)]
@@ -32,7 +29,7 @@ fn moves_along(player: u64, through: u64, s: u32) -> u64 {
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     {
-        super::flip_simd::legal_moves_avx2(player, opponent)
+        super::moves_avx2::legal_moves_avx2(player, opponent)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
@@ -61,9 +58,6 @@ pub fn neighbours(discs: u64) -> u64 {
     let row = discs | h;
     (h | (row << 8) | (row >> 8)) & !(discs)
 }
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = 0x8080_8080_8080_8080;
 
 #[cfg(test)]
 mod tests {

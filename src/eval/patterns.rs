@@ -243,7 +243,7 @@ pub fn instance_indices(player: u64, opponent: u64) -> [u32; 46] {
         target_feature = "bmi2"
     ))]
     {
-        instance_indices_extracted(player, opponent, crate::board::flip_simd::pext_bmi2)
+        instance_indices_extracted(player, opponent, crate::cpu::pext_bmi2)
     }
     #[cfg(not(all(
         target_arch = "x86_64",
@@ -603,13 +603,7 @@ pub fn fold_instance_indices<A>(
         target_feature = "bmi2"
     ))]
     {
-        fold_extracted(
-            player,
-            opponent,
-            crate::board::flip_simd::pext_bmi2,
-            init,
-            f,
-        )
+        fold_extracted(player, opponent, crate::cpu::pext_bmi2, init, f)
     }
     #[cfg(not(all(
         target_arch = "x86_64",
@@ -748,7 +742,7 @@ mod tests {
             for _ in 0..100_000 {
                 let (x, mask) = (rng.next_u64(), rng.next_u64() & rng.next_u64());
                 assert_eq!(
-                    crate::board::flip_simd::pext_bmi2(x, mask),
+                    crate::cpu::pext_bmi2(x, mask),
                     pext_portable(x, mask),
                     "{x:#x} {mask:#x}"
                 );

@@ -183,9 +183,9 @@ impl TranspositionTable {
         let (shard, slot, _) = self.locate(hash);
         let end = self.ends[shard];
         let item = end.wrapping_sub((slot as usize + 1) * std::mem::size_of::<Item>());
-        crate::board::prefetch(end.wrapping_add(slot as usize) as *const u8);
-        crate::board::prefetch(item as *const u8);
-        crate::board::prefetch(item.wrapping_add(std::mem::size_of::<Item>() - 1) as *const u8);
+        crate::cpu::prefetch(end.wrapping_add(slot as usize) as *const u8);
+        crate::cpu::prefetch(item as *const u8);
+        crate::cpu::prefetch(item.wrapping_add(std::mem::size_of::<Item>() - 1) as *const u8);
     }
 
     /// The entry for `board`, if stored.
@@ -325,7 +325,7 @@ impl ShallowTable {
     /// Starts loading the slot of `hash` into the cache.
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
-        crate::board::prefetch(&self.slots[hash as usize & self.mask]);
+        crate::cpu::prefetch(&self.slots[hash as usize & self.mask]);
     }
 
     /// (lower, upper, best move) stored for `board`.
