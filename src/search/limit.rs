@@ -1,42 +1,17 @@
-//! Limits of one search (a wall-time deadline and a node budget) and what a stopped search
-//! proved: the reasons a search may end early and the bounds it reports then. The budget is
-//! charged in batches by the searching threads (see `endgame::Search`), so checking it costs a
-//! few nanoseconds per thousand nodes; it knows nothing of positions, files or terminals.
+//! Limits of one search (a wall-time deadline and a node budget) and the budget that enforces
+//! them. The budget is charged in batches by the searching threads (see `Search::stopped`), so
+//! checking it costs a few nanoseconds per thousand nodes; it knows nothing of positions, files
+//! or terminals.
 
-use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
-use super::MoveScore;
-use crate::board::Square;
+use super::result::StopReason;
 
 /// Nodes a thread searches between two charges of the budget (and two looks at the clock).
 /// Small enough that a limit is seen within well under a millisecond of work, large enough that
 /// the shared counter is touched rarely.
 pub const CHARGE_EVERY: u64 = 4096;
-
-/// The most empty squares a position may have to be solved exactly without a limit, unless a
-/// first search of [`PROBE_NODES`] solves it (drivers refuse the others unless forced).
-/// Measured on 2 cores, solve times grow about 2.6x per empty square: 20 empties take under a
-/// second, 24 about 15 s, 28 about 14 minutes (FFO #54), so 32 would take about 10 hours and
-/// 37 (the first refused) about two months.
-pub const FEASIBLE_EMPTIES: u32 = 36;
-
-/// The nodes a position with more than [`FEASIBLE_EMPTIES`] empties may take to be solved
-/// before it is refused (a few tens of milliseconds): enough for the deep positions that end
-/// at once (a side wiped out or stuck), far too few for a real one.
-pub const PROBE_NODES: u64 = 1_000_000;
-
-/// A position with too many empty squares to be solved exactly without a limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{empties} empty squares: not solved, an exact solve would not finish (it takes months \
-     or more beyond {FEASIBLE_EMPTIES} empties)"
-)]
-pub struct TooManyEmpties {
-    /// Empty squares of the position.
-    pub empties: u32,
-}
 
 /// How far one search of one position may go. The default has no limit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,70 +37,6 @@ impl Limits {
     pub fn is_none(&self) -> bool {
         self.time.is_none() && self.nodes.is_none()
     }
-}
-
-/// Why a search ended before it proved its result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StopReason {
-    /// A stop was requested ([`super::StopHandle`]: Ctrl-C, SIGTERM).
-    Interrupted,
-    /// The time limit passed.
-    TimeLimit,
-    /// The node limit was reached.
-    NodeLimit,
-}
-
-impl StopReason {
-    /// "interrupted", "time limit" or "node limit".
-    pub fn name(self) -> &'static str {
-        match self {
-            StopReason::Interrupted => "interrupted",
-            StopReason::TimeLimit => "time limit",
-            StopReason::NodeLimit => "node limit",
-        }
-    }
-}
-
-impl fmt::Display for StopReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The proven bounds of a score a search stopped before proving exactly: the exact score `s`
-/// satisfies `lower <= s <= upper` (both within -64..=64, or -1..=1 for win/draw/loss).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bounds {
-    /// Why the search stopped.
-    pub reason: StopReason,
-    /// Proven lower bound.
-    pub lower: i32,
-    /// Proven upper bound.
-    pub upper: i32,
-}
-
-impl Bounds {
-    /// True when `score` is within the bounds.
-    pub fn contains(&self, score: i32) -> bool {
-        self.lower <= score && score <= self.upper
-    }
-}
-
-/// What a search that stopped early had proven: bounds of the best score, the part of the
-/// principal variation that holds them (only once the score is exact), the moves whose exact
-/// score was proven (move scoring) or that are proven best (best-move listing), and the work.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unfinished {
-    /// Why it stopped and the proven bounds of the best score.
-    pub bounds: Bounds,
-    /// The proven beginning of the principal variation (empty unless the score is exact).
-    pub pv: Vec<Option<Square>>,
-    /// Moves finished before the stop, with their exact scores (best first).
-    pub moves: Vec<MoveScore>,
-    /// Positions searched.
-    pub nodes: u64,
-    /// Wall time until the search stopped.
-    pub time: Duration,
 }
 
 /// The shared budget of one search: nodes charged so far by every thread, the node limit, the

@@ -7,8 +7,10 @@
 //! evaluated).
 
 use super::endgame::{Move, Search};
+use super::thresholds::ROOT_SORT_DEPTH;
+use super::tt::{Tables, NO_MOVE};
 use crate::board::rules::GameRules;
-use crate::board::{legal_moves, neighbours, Board};
+use crate::board::{legal_moves, neighbours, Bits, Board};
 
 pub use crate::board::CORNERS;
 /// Squares diagonally next to a corner: giving the opponent the corner is usually fatal.
@@ -207,6 +209,39 @@ pub const EVAL_DEPTH_4_MIN: u32 = 21;
 /// nodes; 6-ply from 24, 518 M. FFO #40-#49 with the shallow layer to 5 and the table from 10:
 /// 6-ply from 24, 881 M; from 23, 922 M.)
 pub const EVAL_DEPTH_6_MIN: u32 = 24;
+
+/// The root's move list in search order: the table's move, then by the evaluation of each
+/// child after a `ROOT_SORT_DEPTH`-ply search from `EVAL_ORDER_MIN` empties up (fastest-first
+/// below).
+pub fn root_moves<R: GameRules>(state: &R::State, tt: &Tables) -> Vec<Move> {
+    let board = R::board(state);
+    let key = R::key(state);
+    let tt_move = tt
+        .deep
+        .probe(&key, key.hash())
+        .map(|e| e.best)
+        .unwrap_or(NO_MOVE);
+    let odd = odd_region_squares(board.empty());
+    let mut list: Vec<Move> = Bits(R::moves(state))
+        .map(|sq| Move::new(sq, R::flips(state, sq)))
+        .collect();
+    for m in list.iter_mut() {
+        let (np, no) = (
+            board.opponent ^ m.flips,
+            board.player ^ m.flips ^ (1u64 << m.sq),
+        );
+        m.value = if m.sq == tt_move {
+            i32::MAX
+        } else if board.empties() >= EVAL_ORDER_MIN {
+            let mut nodes = 0;
+            learned_order(crate::eval::builtin(), np, no, ROOT_SORT_DEPTH, &mut nodes)
+        } else {
+            fastest_first(np, no, m.sq as usize, odd)
+        };
+    }
+    list.sort_by_key(|m| -m.value);
+    list
+}
 
 impl<R: GameRules> Search<'_, R> {
     /// Gives each move of a deep node its ordering value: the learned evaluation from

@@ -2,7 +2,10 @@
 
 use super::*;
 use crate::board::random::{random_position, Rng};
+use crate::board::{Board, Color};
+use endgame::Search;
 use reference::minimax;
+use thresholds::SELECTIVE_MIN;
 
 fn solver(threads: usize, hash_mb: usize) -> Solver {
     Solver::new(SolveOptions {

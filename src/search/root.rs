@@ -1,0 +1,341 @@
+//! The root of one solver call ([`Attempt`]): the selective searches that fill the table and
+//! guess the score, the aspiration probe around that guess, the principal variation search
+//! of the root's own move list (so that its best move is always known), the principal
+//! variation replayed from the table, and, when a stop or a limit comes first, the bounds
+//! proven so far ([`Unfinished`]). Below it, [`Search`] searches one window of one position.
+
+use std::time::Instant;
+
+use super::endgame::{Cancel, Move, Search, Selectivity};
+use super::limit::{Budget, Limits};
+use super::ordering::root_moves;
+use super::result::{Bounds, MoveScore, StopReason, Unfinished};
+use super::thresholds::{ASPIRATION_MIN, SELECTIVE_MARGINS, SELECTIVE_MIN};
+use super::tt::Tables;
+use crate::board::rules::GameRules;
+use crate::board::{Board, Square};
+
+/// True when neither side may place a disc under the rules `R`.
+pub(super) fn is_over<R: GameRules>(state: &R::State) -> bool {
+    R::moves(state) == 0 && R::moves(&R::pass(state)) == 0
+}
+
+/// One call of the solver on one position: its cancellation flag (under the solver's stop
+/// flag, carrying the call's budget), when it started and the nodes it searched.
+pub(super) struct Attempt<'s> {
+    pub(super) tt: &'s Tables,
+    /// The limits of the call (the selective searches take a share of them).
+    pub(super) limits: Limits,
+    pub(super) pool: &'s rayon::ThreadPool,
+    pub(super) split_min: u32,
+    pub(super) cancel: Cancel<'s>,
+    pub(super) start: Instant,
+    pub(super) nodes: u64,
+    pub(super) threads: usize,
+}
+
+impl Attempt<'_> {
+    /// Why the call stopped: the limit its budget reached, else a stop request.
+    pub(super) fn reason(&self) -> StopReason {
+        self.cancel
+            .budget()
+            .and_then(Budget::reason)
+            .unwrap_or(StopReason::Interrupted)
+    }
+
+    /// The report of a call stopped with the best score proven within `lower..=upper`.
+    pub(super) fn unfinished(
+        &self,
+        lower: i32,
+        upper: i32,
+        pv: Vec<Option<Square>>,
+        moves: Vec<MoveScore>,
+    ) -> Unfinished {
+        debug_assert!(
+            -64 <= lower && lower <= upper && upper <= 64,
+            "{lower}..{upper}"
+        );
+        Unfinished {
+            bounds: Bounds {
+                reason: self.reason(),
+                lower,
+                upper,
+            },
+            pv,
+            moves,
+            nodes: self.nodes,
+            time: self.start.elapsed(),
+        }
+    }
+
+    /// Runs `f` with a search of this call, in the thread pool when a search of `board` may
+    /// split across threads (handing a small search to the pool costs more than it); adds its
+    /// nodes and says whether it finished (`None` when it was stopped: its value is then
+    /// meaningless).
+    fn run<R: GameRules, T: Send>(
+        &mut self,
+        board: Board,
+        f: impl FnOnce(&mut Search<'_, R>) -> T + Send,
+    ) -> Option<T> {
+        let (result, nodes) =
+            Self::run_under(self.tt, self.pool, self.split_min, &self.cancel, board, f);
+        self.nodes += nodes;
+        result
+    }
+
+    /// [`Attempt::run`] under the cancellation flag `cancel`: the result (`None` when
+    /// stopped) and the nodes searched.
+    fn run_under<R: GameRules, T: Send>(
+        tt: &Tables,
+        pool: &rayon::ThreadPool,
+        split_min: u32,
+        cancel: &Cancel<'_>,
+        board: Board,
+        f: impl FnOnce(&mut Search<'_, R>) -> T + Send,
+    ) -> (Option<T>, u64) {
+        let go = || {
+            let mut search = Search::<R>::new(tt, cancel, split_min);
+            let result = f(&mut search);
+            // Judged before the last charge: a search that ended without seeing a stop is
+            // whole, even if its last nodes spend the budget.
+            let finished = !cancel.is_cancelled();
+            search.charge_rest();
+            (result, search.nodes, finished)
+        };
+        let (result, nodes, finished) = if board.empties() >= split_min {
+            pool.install(go)
+        } else {
+            go()
+        };
+        (finished.then_some(result), nodes)
+    }
+
+    /// Exact score of the side to move in `state` (window search); `None` when stopped.
+    pub(super) fn score_of<R: GameRules>(
+        &mut self,
+        state: R::State,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let v = self.run::<R, _>(R::board(&state), |search| search.search(state, alpha, beta))?;
+        debug_assert!((-64..=64).contains(&v), "score {v}");
+        Some(v)
+    }
+
+    /// The score of `state` (a position with a move for someone) within `window`, and the best
+    /// move of the side to move, or of the opponent after the forced pass. When stopped, the
+    /// bounds proven so far.
+    pub(super) fn root_score<R: GameRules>(
+        &mut self,
+        state: R::State,
+        window: (i32, i32),
+        wld: bool,
+    ) -> Result<(i32, u8), Unfinished> {
+        let passes = R::moves(&state) == 0;
+        let root = if passes { R::pass(&state) } else { state };
+        let mut bounds = window;
+        let found = self.root::<R>(root, window, &mut bounds);
+        let (lower, upper) = bounds;
+        let (lower, upper) = if passes {
+            (-upper, -lower)
+        } else {
+            (lower, upper)
+        };
+        let Some(best) = found else {
+            let (lower, upper) = (clamp_wld(lower, wld), clamp_wld(upper, wld));
+            return Err(self.unfinished(lower, upper, Vec::new(), Vec::new()));
+        };
+        debug_assert_eq!(lower, upper);
+        Ok((clamp_wld(lower, wld), best))
+    }
+
+    /// From `SELECTIVE_MIN` empties up, selective searches of `state` within (`alpha`, `beta`)
+    /// (ProbCut, the narrowest margin first): they fill the table with best moves for the
+    /// exact search that follows and their value is its aspiration's centre; no bound they
+    /// find is ever a result. Below, the guess is a draw. `None` when stopped.
+    pub(super) fn selective<R: GameRules>(
+        &mut self,
+        state: R::State,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let board = R::board(&state);
+        let mut guess = 0;
+        if board.empties() < SELECTIVE_MIN {
+            return Some(guess);
+        }
+        // Under a limit the selective searches get a quarter of it, so that the exact search
+        // still has most of it to prove bounds.
+        let share = Limits {
+            time: self.limits.time.map(|t| t / 4),
+            nodes: self.limits.nodes.map(|n| n / 4),
+        };
+        let cancel = Cancel::limited(&self.cancel, Budget::new(&share, Instant::now()));
+        for &margin in SELECTIVE_MARGINS {
+            let selectivity = Selectivity { margin };
+            let (v, nodes) = Self::run_under(
+                self.tt,
+                self.pool,
+                self.split_min,
+                &cancel,
+                board,
+                |search: &mut Search<'_, R>| {
+                    search.selective = Some(selectivity);
+                    search.search(state, alpha, beta)
+                },
+            );
+            self.nodes += nodes;
+            match v {
+                Some(v) => guess = v,
+                None if self.cancel.is_cancelled() => return None,
+                // Their share is spent: the exact search goes on without a better guess.
+                None => return Some(0),
+            }
+        }
+        Some(guess)
+    }
+
+    /// Searches the root with its own move list so that the best move is always known, within
+    /// `window`. The proven bounds of the root's score narrow in `bounds` as the probes finish
+    /// (they meet when it is solved); the best move is `None` when the search was stopped.
+    fn root<R: GameRules>(
+        &mut self,
+        state: R::State,
+        window: (i32, i32),
+        bounds: &mut (i32, i32),
+    ) -> Option<u8> {
+        let (mut alpha, mut beta) = window;
+        let board = R::board(&state);
+        // The aspiration probe centres on the selective searches' guess (a draw without them).
+        let guess = self
+            .selective::<R>(state, alpha, beta)?
+            .clamp(alpha + 1, beta - 1);
+        if beta - alpha > 2 && board.empties() >= ASPIRATION_MIN {
+            // Aspiration: a cheap probe of the window around the guess first; the exact search
+            // then only has to cover the side of it the probe proved.
+            let (v, best) = self.root_window::<R>(state, guess - 1, guess + 1, bounds)?;
+            // Fail-soft: beyond the window, the value is a bound.
+            if v == guess {
+                *bounds = (v, v);
+                return Some(best);
+            } else if v > guess {
+                bounds.0 = bounds.0.max(v);
+                alpha = alpha.max(v - 1);
+            } else {
+                bounds.1 = bounds.1.min(v);
+                beta = beta.min(v + 1);
+            }
+        }
+        let (score, best) = self.root_window::<R>(state, alpha, beta, bounds)?;
+        *bounds = (score, score);
+        Some(best)
+    }
+
+    /// A fail-soft principal variation search of the root with window (`alpha`, `beta`), in
+    /// three proofs whose results raise the lower bound in `bounds` as they finish: the first
+    /// move alone (inside the window its exact score is a lower bound, usually the final
+    /// score), then one null-window proof that no other move beats it (the window each of them
+    /// gets in an undivided search, splits included), and an exact search of the others only
+    /// if one does. `None` when stopped.
+    fn root_window<R: GameRules>(
+        &mut self,
+        state: R::State,
+        alpha: i32,
+        beta: i32,
+        bounds: &mut (i32, i32),
+    ) -> Option<(i32, u8)> {
+        let board = R::board(&state);
+        let (tt, empties) = (self.tt, board.empties());
+        let mut list = root_moves::<R>(&state, tt);
+        let search = |attempt: &mut Self, list: &mut [Move], alpha: i32, beta: i32| {
+            attempt.run::<R, _>(board, |search| {
+                search.search_moves(state, list, alpha, beta, empties)
+            })
+        };
+        let (first, first_move) = search(self, &mut list[..1], alpha, beta)?;
+        debug_assert!((-64..=64).contains(&first), "score {first}");
+        if first >= beta || list.len() == 1 {
+            return Some((first, first_move));
+        }
+        if first > alpha {
+            bounds.0 = bounds.0.max(first);
+        }
+        let floor = alpha.max(first);
+        let (rest, rest_move) = search(self, &mut list[1..], floor, floor + 1)?;
+        if rest <= floor {
+            return Some(if rest > first {
+                (rest, rest_move)
+            } else {
+                (first, first_move)
+            });
+        }
+        bounds.0 = bounds.0.max(rest);
+        if rest >= beta {
+            return Some((rest, rest_move));
+        }
+        search(self, &mut list[1..], rest - 1, beta)
+    }
+
+    /// Perfect play from `state` whose exact score is `score`, to the end of the game: at each
+    /// step the first move (table move first) whose child is proven to hold the score. The
+    /// first move tried is `first`, the root search's best move, so the PV starts with it.
+    /// When stopped, the proven part of the PV.
+    pub(super) fn principal_variation<R: GameRules>(
+        &mut self,
+        mut state: R::State,
+        score: i32,
+        first: u8,
+    ) -> Result<Vec<Option<Square>>, Unfinished> {
+        let root_score = score;
+        let mut score = score;
+        let mut first = Some(first);
+        let mut pv = Vec::new();
+        loop {
+            if R::moves(&state) == 0 {
+                if R::moves(&R::pass(&state)) == 0 {
+                    debug_assert_eq!(R::final_score(&R::board(&state)), score);
+                    break;
+                }
+                pv.push(None);
+                state = R::pass(&state);
+                score = -score;
+                continue;
+            }
+            let mut list = root_moves::<R>(&state, self.tt);
+            if let Some(f) = first.take() {
+                if let Some(i) = list.iter().position(|m| m.sq == f) {
+                    list[..=i].rotate_right(1);
+                }
+            }
+            let mut next = None;
+            for m in &list {
+                let child = R::play(&state, m.sq as usize, m.flips);
+                // child <= -score proves this move keeps the score (it can never do better).
+                let Some(v) = self.score_of::<R>(child, -score, -score + 1) else {
+                    return Err(self.unfinished(root_score, root_score, pv, Vec::new()));
+                };
+                if v <= -score {
+                    next = Some((m.sq, child));
+                    break;
+                }
+            }
+            let Some((sq, child)) = next else {
+                debug_assert!(false, "no move holds the proven score");
+                break;
+            };
+            pv.push(Square::new(sq as usize));
+            state = child;
+            score = -score;
+        }
+        Ok(pv)
+    }
+}
+
+/// The score as reported: its sign only with WLD.
+pub(super) fn clamp_wld(score: i32, wld: bool) -> i32 {
+    if wld {
+        score.signum()
+    } else {
+        score
+    }
+}
