@@ -160,3 +160,76 @@ fn gen_rejects_a_bad_range() {
         "{err}"
     );
 }
+
+#[test]
+fn gen_stops_when_the_range_holds_fewer_positions_than_asked() {
+    // 58 empties holds three positions up to symmetry; 59-60 two. Both once spun for ever.
+    let dir = TempDir::new().unwrap();
+    for (empties, asked, depth, found) in [("58", "4", "1", 3), ("59-60", "10", "2", 2)] {
+        let path = dir.path().join(format!("{empties}.obf"));
+        let out = osolve()
+            .args(["gen", "--positions", asked, "--empties", empties])
+            .args(["--search-depth", depth, "-o"])
+            .arg(&path)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert_eq!(read_all(&path).len(), found);
+        assert!(
+            stderr.contains(&format!(
+                "osolve: the games found no new position at {empties} empties in the last 20000 games: \
+                 the range looks exhausted; {found} of the {asked} positions asked written to"
+            )),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn gen_obeys_a_signal_while_labelling_with_searches() {
+    // Search labels never looked at the signal: a run went on to its last position.
+    let dir = TempDir::new().unwrap();
+    let path = dir.path().join("big.obf");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("osolve"))
+        .args(["gen", "--positions", "1000000", "--empties", "20-40"])
+        .args(["--search-depth", "4", "--threads", "2", "-o"])
+        .arg(&path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let lines = || fs::read(&path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+    while lines() < 1 {
+        assert!(std::time::Instant::now() < deadline, "no line written");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let pid = child.id().to_string();
+    assert!(std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let mut child = child;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("gen did not stop within 20 s of SIGTERM");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    let kept = read_all(&path).len();
+    assert!(
+        stderr.contains(&format!("interrupted: {kept} complete lines kept in")),
+        "{kept} lines, {stderr}"
+    );
+}

@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use osolve::eval::{builtin, Weights};
-use osolve::learn::gen::{generate, Control, GenError, GenOptions, Label, Policy};
+use osolve::learn::gen::{generate, Control, GenError, GenOptions, Label, Policy, EXHAUSTED_AFTER};
 use osolve::notation::{format_obf_final, search_depth_comment};
 use osolve::report::learn::gen_summary;
 use osolve::search::{TooManyEmpties, FEASIBLE_EMPTIES};
@@ -162,7 +162,9 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
             .with_context(|| format!("cannot create {}", args.output.display()))?;
         Box::new(file)
     };
-    let mut out = BufWriter::new(sink);
+    // Shared by the writer and the progress callback, which flushes after every batch so that
+    // a second signal (the process exits at once) still leaves the finished lines in the file.
+    let out = std::cell::RefCell::new(BufWriter::new(sink));
     let bar = io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(args.positions as u64);
         bar.set_style(
@@ -185,9 +187,11 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
             if let Some(depth) = args.search_depth {
                 line.push_str(&search_depth_comment(depth));
             }
-            writeln!(out, "{line}").inspect_err(|e| write_error = Some(e.to_string()))
+            writeln!(out.borrow_mut(), "{line}").inspect_err(|e| write_error = Some(e.to_string()))
         },
         &|done| {
+            // A failed flush shows again at the final one, which reports it.
+            let _ = out.borrow_mut().flush();
             if let Some(bar) = &bar {
                 bar.set_position(done);
             }
@@ -200,7 +204,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    if let Err(e) = out.flush() {
+    if let Err(e) = out.borrow_mut().flush() {
         // The reader of standard output went away (`| head`): it has what it wanted.
         if e.kind() != io::ErrorKind::BrokenPipe {
             return Err(e).with_context(|| format!("cannot write {output_name}"));
@@ -209,6 +213,21 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     match result {
         Ok(stats) => {
             eprint!("{}", gen_summary(&stats, threads));
+            if stats.exhausted {
+                let (low, high) = args.empties;
+                let range = if low == high {
+                    format!("{low} empties")
+                } else {
+                    format!("{low}-{high} empties")
+                };
+                eprintln!(
+                    "osolve: the games found no new position at {range} in the last {} games: \
+                     the range looks exhausted; {} of the {} positions asked written to {output_name}",
+                    EXHAUSTED_AFTER,
+                    stats.positions,
+                    args.positions,
+                );
+            }
             Ok(EXIT_OK)
         }
         Err(GenError::Stopped(stats)) => {

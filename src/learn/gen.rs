@@ -84,7 +84,17 @@ pub struct GenStats {
     pub nodes: u64,
     /// Wall time.
     pub elapsed: Duration,
+    /// True when the run ended early because the games stopped finding new positions: no
+    /// new distinct position in [`EXHAUSTED_AFTER`] games in a row (the range holds fewer
+    /// positions than asked, e.g. three at 58 empties).
+    pub exhausted: bool,
 }
+
+/// Games in a row without a new distinct position after which the range counts as
+/// exhausted. A position the games reach with chance p per game is missed with chance
+/// (1 - p)^20000, under 1e-8 for p = 1/1000; one game costs microseconds, so this bounds the
+/// wait to a fraction of a second with random games (a few seconds with self-play).
+pub const EXHAUSTED_AFTER: u64 = 20_000;
 
 /// Why a run ended early.
 #[derive(Debug, thiserror::Error)]
@@ -187,6 +197,9 @@ fn label(
     let start = Instant::now();
     match options.label {
         Label::Search { depth } => {
+            if (control.stopped)() {
+                return Err(GenError::Stopped(GenStats::default()));
+            }
             let b = position.board;
             let mut nodes = 0;
             let v = eval_search(
@@ -238,8 +251,9 @@ pub struct Control<'a> {
 }
 
 /// Generates and labels `options.positions` positions, calling `write` for each in order and
-/// `progress` with the count written so far; `control` stops it (the positions written are
-/// then complete).
+/// `progress` with the count written so far after each batch; `control` stops it (the
+/// positions written are then complete). When the range holds fewer distinct positions than
+/// asked, the run writes those it found and returns with [`GenStats::exhausted`] set.
 pub fn generate(
     options: &GenOptions,
     weights: &Weights,
@@ -259,17 +273,30 @@ pub fn generate(
     let mut seen = HashSet::new();
     let mut next_game = 0u64;
     let batch = (threads * 32).max(64);
+    // Games in a row that found no new distinct position.
+    let mut stale = 0u64;
     let done = |stats: &GenStats| (stats.positions + stats.unfinished) as usize;
-    while done(&stats) < options.positions {
+    while done(&stats) < options.positions && !stats.exhausted {
         let wanted = batch.min(options.positions - done(&stats));
         let mut todo = Vec::with_capacity(wanted);
         while todo.len() < wanted {
+            // Polled every game: a signal must stop a run whose games find nothing new.
+            if (control.stopped)() {
+                stats.elapsed = start.elapsed();
+                return Err(GenError::Stopped(stats));
+            }
+            if stale >= EXHAUSTED_AFTER {
+                stats.exhausted = true;
+                break;
+            }
             let game = next_game;
             next_game += 1;
             stats.games += 1;
+            stale += 1;
             if let Some(position) = sample_position(options, weights, game) {
                 if seen.insert(canonical(&position.board)) {
                     todo.push(position);
+                    stale = 0;
                 } else {
                     stats.duplicates += 1;
                 }
@@ -365,6 +392,89 @@ mod tests {
             ..options(300)
         });
         assert_ne!(a, other_seed);
+    }
+
+    fn run_stats(options: &GenOptions) -> (Vec<(Position, i32)>, GenStats) {
+        let mut out = Vec::new();
+        let stats = generate(
+            options,
+            &Weights::empty(),
+            &mut |p, s| {
+                out.push((*p, s));
+                Ok(())
+            },
+            &|_| {},
+            &Control {
+                stopped: &|| false,
+                register: &|_| {},
+            },
+        )
+        .unwrap();
+        (out, stats)
+    }
+
+    #[test]
+    fn a_range_with_fewer_positions_than_asked_ends_with_those_it_has() {
+        // 58 empties: three positions up to symmetry (f5d6, f5f6, f5f4 and their images).
+        let (found, stats) = run_stats(&GenOptions {
+            min_empties: 58,
+            max_empties: 58,
+            label: Label::Search { depth: 1 },
+            ..options(4)
+        });
+        assert_eq!(found.len(), 3);
+        assert_eq!(stats.positions, 3);
+        assert!(stats.exhausted);
+        // 59-60 empties: the start and the one position after the first move.
+        let (found, stats) = run_stats(&GenOptions {
+            min_empties: 59,
+            max_empties: 60,
+            label: Label::Search { depth: 2 },
+            ..options(10)
+        });
+        assert!(stats.exhausted);
+        let mut empties: Vec<_> = found.iter().map(|(p, _)| p.board.empties()).collect();
+        empties.sort();
+        assert_eq!(empties, [59, 60]);
+        // A range with plenty of positions is not cut short.
+        let (found, stats) = run_stats(&options(200));
+        assert_eq!(found.len(), 200);
+        assert!(!stats.exhausted);
+    }
+
+    #[test]
+    fn a_stop_ends_the_games_even_when_none_is_new() {
+        // 60 empties holds one position: the games find nothing new after the first, and a
+        // stop must end them before the range counts as exhausted.
+        let polls = std::sync::atomic::AtomicU64::new(0);
+        let stopped = || polls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) > 100;
+        let mut written = 0;
+        let result = generate(
+            &GenOptions {
+                min_empties: 60,
+                max_empties: 60,
+                label: Label::Search { depth: 1 },
+                ..options(5)
+            },
+            &Weights::empty(),
+            &mut |_, _| {
+                written += 1;
+                Ok(())
+            },
+            &|_| {},
+            &Control {
+                stopped: &stopped,
+                register: &|_| {},
+            },
+        );
+        match result {
+            Err(GenError::Stopped(stats)) => {
+                assert_eq!(stats.positions, 0);
+                assert!(stats.games <= 101, "{} games", stats.games);
+            }
+            other => panic!("expected a stop, got {other:?}"),
+        }
+        assert_eq!(written, 0);
     }
 
     #[test]

@@ -89,6 +89,7 @@ mod tests {
             by_empties: vec![(12, 4, Duration::from_millis(8)), (13, 0, Duration::ZERO)],
             nodes: 1234,
             elapsed: Duration::from_secs(2),
+            exhausted: false,
         };
         let text = gen_summary(&stats, 2);
         assert!(
