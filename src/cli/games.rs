@@ -6,14 +6,18 @@
 //! resume, shard and progress handling are shared with `osolve analyze` (`super::batch`).
 
 use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
+use super::show::{write_file, PictureTarget};
 use super::{check_readable, interrupt, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use osolve::drivers::batch;
+use osolve::drivers::batch::{self, Shard};
 use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOptions, GamesSummary};
+use osolve::games::players::Players;
 use osolve::games::wthor::Names;
 use osolve::games::{count_games, inputs, Game, GameError};
+use osolve::report::chart::game_svg;
 use osolve::report::games::{self as report, Format};
+use osolve::report::players::{players_file, PlayersFormat};
 use osolve::search::{StopHandle, TooManyEmpties};
 use std::io;
 use std::path::PathBuf;
@@ -56,6 +60,14 @@ pub struct GamesArgs {
     /// Output format [default: from OUT's extension (.txt, .jsonl, .csv), else text].
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
+    /// Also draw each solved game as DIR/game-NN.svg (NN counts the games from 1): black's
+    /// exact score after every move from N empties to the end, each losing move marked.
+    #[arg(long, value_name = "DIR", requires = "empties")]
+    svg: Option<PathBuf>,
+    /// Write statistics per player to FILE (.csv or .json): games, moves judged, perfect-move
+    /// rate, average loss per move and per game, as black and as white.
+    #[arg(long, value_name = "FILE", requires = "empties")]
+    players: Option<PathBuf>,
     #[command(flatten)]
     batch: BatchArgs,
     #[command(flatten)]
@@ -102,6 +114,41 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         }
         paths::refuse_input_as_output(out, "-o", read.iter().map(PathBuf::as_path))?;
     }
+    let players_format = match &args.players {
+        Some(path) => match PlayersFormat::from_path(path) {
+            Some(format) => Some(format),
+            None => bail!(
+                "--players {}: name a .csv or a .json file (the extension says the format)",
+                path.display()
+            ),
+        },
+        None => None,
+    };
+    if args.players.is_some() && batch.resume {
+        bail!(
+            "--players counts the games solved in one run, and --resume skips those already \
+             written: run without --resume to count every game"
+        );
+    }
+    let inputs_read = || args.files.iter().map(PathBuf::as_path);
+    if let Some(players) = &args.players {
+        paths::refuse_input_as_output(players, "--players", inputs_read())?;
+        if let Some(out) = &batch.output {
+            if paths::same_file(players, out) {
+                bail!(
+                    "--players {}: it is also the output (-o); choose another file",
+                    players.display()
+                );
+            }
+        }
+    }
+    let pictures = args.svg.as_deref().map(|dir| {
+        PictureTarget::directory_named(dir, count_games(&args.files, Shard::ALL), "game")
+    });
+    if let Some(target) = &pictures {
+        target.refuse_inputs("--svg", inputs_read())?;
+        target.prepare("--svg")?;
+    }
     let mut output = open_output(batch, format.header(), &format, |reader| {
         report::written(format, reader)
     })?;
@@ -115,13 +162,24 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         force: args.limits.force,
     };
     batch.show_progress(&mut output, || count_games(&args.files, shard), "games");
-    let mut sink = CliSink { output, format };
+    let mut sink = CliSink {
+        output,
+        format,
+        pictures,
+        players: args.players.as_ref().map(|_| Players::default()),
+    };
     let result = analyze_games(inputs(args.files.clone()), &options, &mut sink);
     let ended = |s: &GamesSummary| Ended {
         interrupted: s.interrupted,
         done: s.analysed,
         resumed: s.resumed,
     };
+    // The statistics of the games finished, written even when the run was interrupted.
+    if let (Some(path), Some(format), Some(players)) =
+        (&args.players, players_format, &sink.players)
+    {
+        write_file(path, players_file(format, &players.sorted()).as_bytes())?;
+    }
     let summary = match end_run(batch, &mut sink.output, result, ("game", "games"), ended)? {
         Ok(summary) => summary,
         Err(code) => return Ok(code),
@@ -143,10 +201,15 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
     ))
 }
 
-/// Writes each finished game and keeps the progress up to date.
+/// Writes each finished game (and its picture) and keeps the progress and the players'
+/// statistics up to date.
 struct CliSink {
     output: Output,
     format: Format,
+    /// Where the pictures go (`--svg DIR`).
+    pictures: Option<PictureTarget>,
+    /// The statistics per player (`--players FILE`).
+    players: Option<Players>,
 }
 
 impl batch::Sink<GameWork> for CliSink {
@@ -164,6 +227,13 @@ impl batch::Sink<GameWork> for CliSink {
     fn done(&mut self, analysis: GameAnalysis) -> io::Result<()> {
         let record = report::record(self.format, &analysis);
         self.output.write(&record, analysis.nodes)?;
+        if let Some(players) = &mut self.players {
+            players.add(&analysis);
+        }
+        if let (Some(target), Some(svg)) = (&self.pictures, game_svg(&analysis)) {
+            write_file(&target.path(analysis.index + 1, "svg"), svg.as_bytes())
+                .map_err(io::Error::other)?;
+        }
         if let Some(theoretical) = analysis.theoretical.filter(|t| !t.agrees()) {
             let line = report::disagreement_line(&analysis.game.id.to_string(), &theoretical);
             self.output.progress.message(&line);

@@ -74,13 +74,15 @@ pub struct ShowArgs {
 pub enum PictureTarget {
     /// The picture of the only position.
     File(PathBuf),
-    /// `position-NN.<extension>` for the N-th position, from 1, with `digits` digits at least
-    /// (zero-padded, so that the names sort in order).
+    /// `STEM-NN.<extension>` for the N-th position (or game), from 1, with `digits` digits at
+    /// least (zero-padded, so that the names sort in order); the stem is `position` or `game`.
     Directory {
         /// The directory.
         dir: PathBuf,
         /// Digits of the numbers.
         digits: usize,
+        /// What the pictures are of, the start of their names.
+        stem: &'static str,
     },
 }
 
@@ -98,10 +100,16 @@ impl PictureTarget {
 
     /// Numbered pictures in `dir`, numbered with the digits of `count` (at least two).
     pub fn directory(dir: &Path, count: Option<usize>) -> PictureTarget {
+        PictureTarget::directory_named(dir, count, "position")
+    }
+
+    /// Numbered pictures `STEM-NN` in `dir`, numbered with the digits of `count` (at least two).
+    pub fn directory_named(dir: &Path, count: Option<usize>, stem: &'static str) -> PictureTarget {
         let digits = count.unwrap_or(0).to_string().len().max(2);
         PictureTarget::Directory {
             dir: dir.to_path_buf(),
             digits,
+            stem,
         }
     }
 
@@ -109,8 +117,8 @@ impl PictureTarget {
     pub fn path(&self, number: usize, extension: &str) -> PathBuf {
         match self {
             PictureTarget::File(path) => path.clone(),
-            PictureTarget::Directory { dir, digits } => {
-                dir.join(format!("position-{number:0digits$}.{extension}"))
+            PictureTarget::Directory { dir, digits, stem } => {
+                dir.join(format!("{stem}-{number:0digits$}.{extension}"))
             }
         }
     }
@@ -124,7 +132,8 @@ impl PictureTarget {
     ) -> anyhow::Result<()> {
         match self {
             PictureTarget::File(path) => paths::refuse_input_as_output(path, what, inputs),
-            PictureTarget::Directory { dir, .. } => {
+            PictureTarget::Directory { dir, stem, .. } => {
+                let prefix = format!("{stem}-");
                 for input in inputs {
                     let in_dir = match input.parent() {
                         Some(parent) if !parent.as_os_str().is_empty() => parent,
@@ -132,7 +141,7 @@ impl PictureTarget {
                     };
                     let named = input
                         .file_name()
-                        .is_some_and(|name| name.to_string_lossy().starts_with("position-"));
+                        .is_some_and(|name| name.to_string_lossy().starts_with(&prefix));
                     if named && !paths::is_std_stream(input) && paths::same_file(in_dir, dir) {
                         bail!(
                             "{what} {}: the input {} is in that directory with a picture's \
@@ -151,16 +160,16 @@ impl PictureTarget {
     /// Creates the directory when the target is one; `what` names the option in the message
     /// when a file is in the way.
     pub fn prepare(&self, what: &str) -> anyhow::Result<()> {
-        if let PictureTarget::Directory { dir, .. } = self {
+        if let PictureTarget::Directory { dir, stem, .. } = self {
             if paths::is_std_stream(dir) {
                 bail!(
-                    "{what} -: several positions need a directory for their pictures, not \
+                    "{what} -: several {stem}s need a directory for their pictures, not \
                      standard output"
                 );
             }
             if dir.exists() && !dir.is_dir() {
                 bail!(
-                    "{what} {}: several positions need a directory for their pictures, and {} \
+                    "{what} {}: several {stem}s need a directory for their pictures, and {} \
                      is a file",
                     dir.display(),
                     dir.display()
@@ -173,7 +182,7 @@ impl PictureTarget {
 }
 
 /// Writes `bytes` to `path`, or to standard output for `-`.
-fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     if paths::is_std_stream(path) {
         let mut out = io::stdout().lock();
         return match out.write_all(bytes).and_then(|()| out.flush()) {

@@ -121,6 +121,33 @@ impl GameAnalysis {
         self.moves.iter().find(|m| m.loss > 0)
     }
 
+    /// Black's exact score (final disc difference under perfect play, positive when black
+    /// wins) of every position from N empties to the end, each with the number of moves
+    /// played before it: the curve of the game as perfect play judges it. Empty when nothing
+    /// was solved exactly.
+    pub fn black_scores(&self) -> Vec<(usize, i32)> {
+        let black = |color: Color, score: i32| match color {
+            Color::Black => score,
+            Color::White => -score,
+        };
+        let mut points: Vec<(usize, i32)> = self
+            .moves
+            .iter()
+            .map(|m| (m.number - 1, black(m.color, m.score)))
+            .collect();
+        match (self.moves.last(), &self.exact) {
+            (Some(last), _) => {
+                points.push((last.number, black(last.color, last.score - last.loss)))
+            }
+            (None, Some(exact)) => points.push((
+                self.game.moves.len(),
+                black(exact.position.to_move, exact.score),
+            )),
+            (None, None) => {}
+        }
+        points
+    }
+
     /// The total loss of `color`'s moves.
     pub fn loss(&self, color: Color) -> i32 {
         self.moves

@@ -12,6 +12,7 @@
 
 pub mod analysis;
 pub mod ggf;
+pub mod players;
 pub mod transcript;
 pub mod wthor;
 

@@ -10,10 +10,12 @@
 pub mod analyze;
 pub mod batch;
 pub mod bench;
+pub mod chart;
 pub mod colour;
 pub mod games;
 pub mod learn;
 pub mod picture;
+pub mod players;
 pub mod solve;
 pub mod svg;
 pub mod unfinished;
