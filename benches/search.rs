@@ -15,7 +15,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use osolve::board::random::Rng;
 use osolve::board::Board;
 use osolve::notation::parse_position;
-use osolve::search::tt::{ShallowTable, TranspositionTable, EXACT};
+use osolve::search::tt::{NearTable, TranspositionTable, EXACT};
 use osolve::search::{SolveOptions, Solver};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -152,7 +152,7 @@ fn tables(c: &mut Criterion) {
         });
 
         // The lock-free table just above the shallow search.
-        let near = ShallowTable::new(8 << 20);
+        let near = NearTable::new(8 << 20);
         for (board, hash) in sets.iter().flatten() {
             near.store(board, *hash, 0, 1, 4, 12);
         }

@@ -1,300 +1,30 @@
-//! The negamax ladder of the exact solver, from the last empty square upward:
-//! `solve_1` (flip counts from tables), `solve_2`..`solve_4` (no move generation, parity order),
-//! `shallow` (fewest replies first, stability cutoff, no hash table) and `deep` (fastest-first
-//! ordering, the lock-free near table then the `DashMap` transposition table, enhanced
-//! transposition cutoff, and Young Brothers Wait splits on rayon). All functions are fail-soft
-//! alpha-beta on exact final scores. The search is generic over the rules ([`GameRules`]):
-//! `deep` walks the rules' state; the layers below it see only bitboards and serve the rule
-//! sets whose state is the board (`BOARD_ONLY`), while a rule set where supplies can bind takes
-//! a plain negamax over its own play step (`leaf`) at the last empties.
+//! The deep search of the exact solver and its entry: [`Search::search`] picks the layer for a
+//! position's empties, the last empties (`last`) at `SHALLOW_MAX` and below, `deep` above:
+//! the move list ordered by `ordering`, the lock-free near table below `TT_MIN` empties and the
+//! `DashMap` table from there, enhanced transposition cutoff (whose probes become the
+//! children's [`Hint`]s), ProbCut in selective searches, and Young Brothers Wait splits on
+//! rayon. All fail-soft alpha-beta on exact final scores. Generic over the rules
+//! ([`GameRules`]): `deep` walks the rules' state, the layers below it see only bitboards and
+//! serve the rule sets whose state is the board (`BOARD_ONLY`), while a rule set where supplies
+//! can bind takes `leaf` at the last empties. The thresholds are in `thresholds`.
 
-use super::last::SHALLOW_MAX;
-use super::limit::{Budget, CHARGE_EVERY};
-
-use super::stability::stable_discs;
-use super::tt::{Tables, EXACT, NO_MOVE};
-use crate::board::rules::{GameRules, Othello};
-use crate::board::{legal_moves, Bits, Board, MAX_MOVES};
-use crate::eval::Weights;
+use super::node::{stability_cutoff, Cancel, Hint, Move, Search, NO_SCORE};
+use super::thresholds::{
+    probcut_depth, CANCEL_CHECK_MIN, ETC_MIN, PROBCUT_MIN, SHALLOW_MAX, SPLIT_ELDEST, TT_MIN,
+};
+use super::tt::{EXACT, NO_MOVE};
+use crate::board::rules::GameRules;
+use crate::board::{Bits, Board, MAX_MOVES};
 use rayon::prelude::*;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-/// From this many empties up the `DashMap` table is probed and stored; deep nodes below it use
-/// the lock-free near table.
-/// (FFO #41-#48 with ETC one empty higher: from 11, 600 M nodes; from 10, 586 M; from 9,
-/// 583 M but slower. FFO #49: from 11, 619 M; from 10, 602 M.)
-pub const TT_MIN: u32 = 10;
-/// From this many empties up children are probed in the table before searching (ETC).
-/// (FFO #41-#48: from 14, 619 M nodes; from 12, 600 M.) One above `TT_MIN`: the children
-/// must be in the table.
-pub const ETC_MIN: u32 = TT_MIN + 1;
-/// Moves searched one after the other at a node before the rest are searched in parallel
-/// (Young Brothers Wait with two elder brothers). With the learned ordering a node whose first
-/// move does not cut often cuts on its second, so splitting after one wasted work: FFO #40-#49
-/// on two threads took 100.5 s (3.03 G nodes) splitting after one move and 81.2 s (2.71 G)
-/// after two; FFO #49 alone, two runs each, 54.8 and 49.4 s against 45.3 and 48.2 s.
-const SPLIT_ELDEST: usize = 2;
-
-/// Below this many empties the deep search does not look for a cancellation.
-const CANCEL_CHECK_MIN: u32 = 10;
-/// Scores are within -64..=64; this is below any of them.
-pub(super) const NO_SCORE: i32 = -100;
 /// Nodes with at most this many moves (all with this many empties or fewer) zero a list of
 /// this length instead of `MAX_MOVES` (sixteen moves, 256 bytes: a few vector stores).
 const FEW_MOVES: usize = 16;
 
-/// Stability cutoffs are only tried when alpha is this high for the number of empties: below
-/// it the opponent rarely has enough stable discs to matter, and computing them is wasted.
-/// (FFO #41-#48: 2e-2, 577 M nodes; 2e-6, 533 M; 2e-12, 529 M.)
-#[inline(always)]
-fn stability_threshold(empties: u32) -> i32 {
-    (2 * empties as i32 - 6).clamp(4, 64)
-}
-
-/// A cancellation flag and the flags of the splits above it: a search is cancelled when any of
-/// them is set (a sibling failed high, the whole search was stopped, or its budget is spent).
-pub struct Cancel<'a> {
-    flag: AtomicBool,
-    parent: Option<&'a Cancel<'a>>,
-    /// The node and time budget whose exhaustion sets this flag.
-    budget: Option<Budget>,
-}
-
-impl<'a> Cancel<'a> {
-    /// A root flag.
-    pub fn root() -> Cancel<'static> {
-        Cancel {
-            flag: AtomicBool::new(false),
-            parent: None,
-            budget: None,
-        }
-    }
-    fn child(parent: &'a Cancel<'a>) -> Cancel<'a> {
-        Cancel {
-            flag: AtomicBool::new(false),
-            parent: Some(parent),
-            budget: None,
-        }
-    }
-    /// A flag under `parent` that is also set once `budget` is spent.
-    pub fn limited(parent: &'a Cancel<'a>, budget: Budget) -> Cancel<'a> {
-        Cancel {
-            flag: AtomicBool::new(false),
-            parent: Some(parent),
-            budget: Some(budget),
-        }
-    }
-    /// The budget given to [`Cancel::limited`].
-    pub fn budget(&self) -> Option<&Budget> {
-        self.budget.as_ref()
-    }
-    /// Charges `nodes` to the budgets of the chain; true when the search must stop.
-    fn charge(&self, nodes: u64) -> bool {
-        let mut c = self;
-        loop {
-            if c.flag.load(Ordering::Relaxed) {
-                return true;
-            }
-            if c.budget.as_ref().is_some_and(|b| b.charge(nodes)) {
-                c.cancel();
-                return true;
-            }
-            match c.parent {
-                Some(p) => c = p,
-                None => return false,
-            }
-        }
-    }
-    /// Sets the flag.
-    pub fn cancel(&self) {
-        self.flag.store(true, Ordering::Relaxed);
-    }
-    /// True when this flag or one above it is set.
-    #[inline]
-    pub fn is_cancelled(&self) -> bool {
-        let mut c = self;
-        loop {
-            if c.flag.load(Ordering::Relaxed) {
-                return true;
-            }
-            match c.parent {
-                Some(p) => c = p,
-                None => return false,
-            }
-        }
-    }
-}
-
-/// A move with its flips and ordering value.
-///
-/// Sixteen bytes with no padding: a node's list is zeroed as a block, not field by field.
-#[derive(Clone, Copy, Default)]
-pub struct Move {
-    /// Square index.
-    pub sq: u8,
-    /// What the node's table probe of the child found ([`Hint::NONE`] when it did not probe).
-    pub hint: Hint,
-    /// Discs it flips.
-    pub flips: u64,
-    /// Ordering value: higher first.
-    pub value: i32,
-}
-
-const _: () = assert!(std::mem::size_of::<Move>() == 16);
-
-impl Move {
-    /// The move on `sq` flipping `flips`, without ordering value or hint.
-    #[inline(always)]
-    pub fn new(sq: usize, flips: u64) -> Move {
-        Move {
-            sq: sq as u8,
-            hint: Hint::NONE,
-            flips,
-            value: 0,
-        }
-    }
-}
-
-/// What a node's probe of a child's table entry found (the probe of enhanced transposition
-/// cutoff), handed to the child so that it neither hashes, locks nor looks up the same bucket
-/// again. All zero is "not probed", so that a list of moves is zeroed as one block.
-///
-/// The hint can be older than the table: between the parent's probe and the child's search
-/// another thread (a split) may have stored a tighter entry for the child, or replaced its
-/// entry. The hint's bounds were proven all the same, so the child's score stays exact; it
-/// only may search more than it would with the newer entry. (On one thread nothing can store
-/// the child in between: every other node searched meanwhile has fewer empties, or is a
-/// sibling, another board. A re-search of the same child gets no hint: its first search
-/// stored a fresher entry.)
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub struct Hint {
-    /// Lower bound the child may use; above `upper` when the child may use no bounds.
-    lower: i8,
-    /// Upper bound the child may use.
-    upper: i8,
-    /// 0: not probed; otherwise one more than the entry's move (`NO_MOVE` + 1 when none).
-    tag: u8,
-}
-
-impl Hint {
-    /// Not probed: the child probes the table itself.
-    pub const NONE: Hint = Hint {
-        lower: 0,
-        upper: 0,
-        tag: 0,
-    };
-    /// Probed and found no entry.
-    const MISSING: Hint = Hint::move_only(NO_MOVE);
-    /// Probed: no bounds the child may use, the move `best` (`NO_MOVE` when none).
-    const fn move_only(best: u8) -> Hint {
-        Hint {
-            lower: 1,
-            upper: 0,
-            tag: best + 1,
-        }
-    }
-    /// Probed: bounds `lower..=upper` and the move `best` (`NO_MOVE` when none).
-    fn found(lower: i8, upper: i8, best: u8) -> Hint {
-        Hint {
-            lower,
-            upper,
-            tag: best + 1,
-        }
-    }
-    /// `None` when not probed; else the bounds the child may use (if any) and the move.
-    #[inline(always)]
-    fn get(self) -> Option<(Option<(i32, i32)>, u8)> {
-        (self.tag != 0).then(|| {
-            let bounds =
-                (self.lower <= self.upper).then_some((self.lower as i32, self.upper as i32));
-            (bounds, self.tag - 1)
-        })
-    }
-}
-
-/// One thread's view of a search under the rules `R`: the shared table and cancellation, its
-/// own node count.
-pub struct Search<'a, R: GameRules = Othello> {
-    /// The shared transposition tables.
-    pub tt: &'a Tables,
-    /// Cancellation chain of this thread's current split.
-    pub cancel: &'a Cancel<'a>,
-    /// Nodes visited by this thread.
-    pub nodes: u64,
-    /// Empties from which the deep search splits siblings across threads (u32::MAX: never).
-    pub split_min: u32,
-    /// The learned evaluation that orders moves at the deepest nodes.
-    pub weights: &'static Weights,
-    /// Nodes already charged to the budget of the cancellation chain.
-    charged: u64,
-    /// Probabilistic cutoffs of this search (`None`: the exact search). A selective search
-    /// only fills the table with moves for the exact one; its values are never a result.
-    pub selective: Option<Selectivity>,
-    rules: PhantomData<R>,
-}
-
-/// How a selective search cuts (ProbCut on the learned evaluation): at a node with at least
-/// `PROBCUT_MIN` empties, when a shallow evaluation search predicts the score beyond the
-/// window by more than `margin` discs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Selectivity {
-    /// Margin in discs.
-    pub margin: i32,
-}
-
-/// Selective searches cut from this many empties up; below, they search exactly, so every
-/// table entry under it is exact whichever search wrote it (and the near table, below
-/// `TT_MIN`, only ever holds exact bounds). FFO #40-#49, one thread, margins 8 then 12, nodes
-/// of both passes: from 11 empties, 489 M; from 12, 467 M; from 13, 470 M; from 14, 492 M.
-pub const PROBCUT_MIN: u32 = 12;
-const _: () = assert!(PROBCUT_MIN > TT_MIN);
-
-/// Depth of the evaluation search that predicts a node's score for ProbCut. (FFO #40-#49 as
-/// above, from 13 empties: 1/2/4 plies from 13/18/22 empties, 490 M; 2/2/4, 470 M; from 12,
-/// 2/2/4, 467 M; 1/2/3, 469 M.)
-#[inline(always)]
-fn probcut_depth(empties: u32) -> u32 {
-    if empties >= 22 {
-        4
-    } else {
-        2
-    }
-}
-
 impl<'a, R: GameRules> Search<'a, R> {
-    /// A search using `tt`, cancelled through `cancel`, splitting from `split_min` empties.
-    pub fn new(tt: &'a Tables, cancel: &'a Cancel<'a>, split_min: u32) -> Search<'a, R> {
-        Search {
-            tt,
-            cancel,
-            nodes: 0,
-            split_min,
-            weights: crate::eval::builtin(),
-            charged: 0,
-            selective: None,
-            rules: PhantomData,
-        }
-    }
-
-    /// True when the search must stop; charges the nodes searched since the last charge to the
-    /// budget every `CHARGE_EVERY` nodes.
-    #[inline]
-    pub(super) fn stopped(&mut self) -> bool {
-        if self.nodes - self.charged >= CHARGE_EVERY {
-            return self.charge_rest();
-        }
-        self.cancel.is_cancelled()
-    }
-
-    /// Charges every node not yet charged to the budget; true when the search must stop.
-    pub fn charge_rest(&mut self) -> bool {
-        let fresh = self.nodes - self.charged;
-        self.charged = self.nodes;
-        self.cancel.charge(fresh)
-    }
-
     /// Exact score (when inside the window) of `state` for the side to move.
     pub fn search(&mut self, state: R::State, alpha: i32, beta: i32) -> i32 {
         let board = R::board(&state);
@@ -762,36 +492,13 @@ impl<'a, R: GameRules> Search<'a, R> {
     }
 }
 
-/// Stability cutoff: the opponent's stable discs cap the mover's final score. Returns the cap
-/// when it is at or below alpha.
-#[inline(always)]
-pub(super) fn stability_cutoff(
-    player: u64,
-    opponent: u64,
-    alpha: i32,
-    empties: u32,
-) -> Option<i32> {
-    if alpha >= stability_threshold(empties) && alpha >= 64 - 2 * opponent.count_ones() as i32 {
-        let cap = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
-        if cap <= alpha {
-            return Some(cap);
-        }
-    }
-    None
-}
-
-/// Legal moves as a list with flips (unordered), for root-level code.
-pub fn move_list(board: &Board) -> Vec<Move> {
-    Bits(legal_moves(board.player, board.opponent))
-        .map(|sq| Move::new(sq, board.flips(sq)))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::random::{random_position, Rng};
+    use crate::board::rules::Othello;
     use crate::search::reference::alpha_beta;
+    use crate::search::tt::Tables;
 
     /// Fail-soft: inside the window the exact score, beyond it a bound on the right side.
     fn check(v: i32, exact: i32, alpha: i32, beta: i32, what: &str) {

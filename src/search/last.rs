@@ -5,32 +5,16 @@
 //! fail-soft alpha-beta on exact final scores; they see only bitboards (but `leaf`) and serve
 //! the rule sets whose state is the board.
 
-use super::endgame::{stability_cutoff, Search, NO_SCORE};
+use super::node::{stability_cutoff, Search, NO_SCORE};
 use super::ordering::SQUARE_CLASSES;
+use super::thresholds::{REPLIES_ORDER_MIN, SHALLOW_MAX, STABILITY_MIN};
 use crate::board::rules::{GameRules, Scoring};
 use crate::board::{flips, legal_moves, Bits, Board, LastLines};
 
-/// At or below this many empties the shallow search (no table) takes over. Counted in
-/// instructions, not nodes: FFO #40-#44, one thread, hash 256 MiB, with parity order at 5
-/// empties: 5, 94.7 M nodes and 33.89 G instructions; 6, 100.4 M nodes and 32.93 G
-/// (docs/performance-last.md). With the cheaper kernels below (callgrind, x86-64-v3): 6,
-/// 57.78 M nodes and 15.98 G instructions; 7, 59.76 M and 15.62 G.
-pub const SHALLOW_MAX: u32 = 7;
-/// Below this many empties the stability cutoff costs more than the nodes it saves. With the
-/// cheaper full-line test of `stable_discs` it pays from 5 (FFO #40-#44, one thread, callgrind
-/// on x86-64-v3: from 6, 58.32 M nodes and 15.995 G instructions; from 5, 57.78 M and
-/// 15.979 G, with the replies handed down below).
-const STABILITY_MIN: usize = 5;
 /// The legal moves of a shallow node not yet generated: every square may be one.
 const UNKNOWN: u64 = u64::MAX;
 /// Below every score: a window bound that never cuts.
 const SCORE_LIMIT: i32 = 65;
-/// From this many empties the shallow layer orders moves by the opponent's replies; below, by
-/// parity alone (counting replies costs more than the nodes it saves there). FFO #40-#44, one
-/// thread, callgrind on x86-64-v3, `SHALLOW_MAX` 7: from 6, 59.76 M nodes and 15.62 G
-/// instructions; from 7, 63.84 M and 15.23 G.
-const REPLIES_ORDER_MIN: usize = 7;
-
 /// Squares adjacent to each square: a move needs an opponent disc there.
 const fn neighbour_table() -> [u64; 64] {
     let mut t = [0u64; 64];
@@ -740,7 +724,7 @@ impl<R: GameRules> Search<'_, R> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::endgame::Cancel;
+    use super::super::node::Cancel;
     use super::super::tt::Tables;
     use super::*;
     use crate::board::random::{random_position, Rng};

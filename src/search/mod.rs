@@ -7,6 +7,7 @@ pub mod endgame;
 pub mod last;
 pub mod limit;
 pub mod literal;
+pub mod node;
 pub mod ordering;
 pub mod reference;
 pub mod result;
@@ -18,9 +19,9 @@ pub mod tt;
 use crate::board::rules::{GameRules, Official, Othello, OthelloRules, Raw, ReversiRules};
 use crate::board::rules::{Rules, Scoring, VariantPosition};
 use crate::board::{Bits, Position, Square};
-use endgame::Cancel;
 use limit::Budget;
 pub use limit::Limits;
+use node::Cancel;
 pub use result::{
     BestMove, Bounds, FinalCount, MoveScore, Solution, StopReason, Stopped, TooManyEmpties,
     Unfinished, VariantSolution,

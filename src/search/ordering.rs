@@ -6,8 +6,8 @@
 //! leaf evaluations updated from their parent's pattern indices where all children are
 //! evaluated).
 
-use super::endgame::{Move, Search};
-use super::thresholds::ROOT_SORT_DEPTH;
+use super::node::{Move, Search};
+use super::thresholds::{eval_order_depth, EVAL_ORDER_MIN, ROOT_SORT_DEPTH};
 use super::tt::{Tables, NO_MOVE};
 use crate::board::rules::GameRules;
 use crate::board::{legal_moves, neighbours, Bits, Board};
@@ -187,29 +187,6 @@ pub fn learned_order_played(
     }
 }
 
-/// From this many empties up, moves are ordered by the learned evaluation of each child (with
-/// the opponent's mobility); below, by fastest-first and parity.
-pub const EVAL_ORDER_MIN: u32 = 12;
-/// From this many empties up, the evaluation of a child comes from a 1-ply search. (One
-/// thread, hash 256 MiB, nodes with the evaluation's own counted, the evaluation's in
-/// brackets; 1/2/3-ply from 15/17/19 empties: FFO #40-#44 85.4 M, FFO #40-#49 880.7 M
-/// (102.0 M); from 16/18/20: 82.4 M and 876.1 M (68.9 M). More in docs/performance-order.md.)
-pub const EVAL_DEPTH_1_MIN: u32 = 16;
-/// From this many empties up, from a 2-ply search.
-pub const EVAL_DEPTH_2_MIN: u32 = 18;
-/// From this many empties up, from a 3-ply search.
-pub const EVAL_DEPTH_3_MIN: u32 = 20;
-/// From this many empties up, from a 4-ply search. (FFO #41-#48, one thread, hash 64 MiB,
-/// nodes with the evaluation's own counted, shipped weights, the shallow layer ordered by
-/// replies: 1/2/3/4-ply from 15/19/21/23 empties, 533 M; 14/17/20/22, 490 M; 14/16/19/21,
-/// 471 M; 15/17/19/21, 447 M; 15/16/20/21, 446 M; 5-ply from 24, 542 M; 6-ply from 24, 435 M
-/// but slower.)
-pub const EVAL_DEPTH_4_MIN: u32 = 21;
-/// From this many empties up, from a 6-ply search. (FFO #49, hash 256 MiB: 4-ply only, 619 M
-/// nodes; 6-ply from 24, 518 M. FFO #40-#49 with the shallow layer to 5 and the table from 10:
-/// 6-ply from 24, 881 M; from 23, 922 M.)
-pub const EVAL_DEPTH_6_MIN: u32 = 24;
-
 /// The root's move list in search order: the table's move, then by the evaluation of each
 /// child after a `ROOT_SORT_DEPTH`-ply search from `EVAL_ORDER_MIN` empties up (fastest-first
 /// below).
@@ -248,19 +225,7 @@ impl<R: GameRules> Search<'_, R> {
     /// `EVAL_ORDER_MIN` empties up, fastest-first below.
     pub(super) fn order(&mut self, board: Board, list: &mut [Move], empties: u32) {
         let odd = odd_region_squares(board.empty());
-        let depth = if empties >= EVAL_DEPTH_6_MIN {
-            6
-        } else if empties >= EVAL_DEPTH_4_MIN {
-            4
-        } else if empties >= EVAL_DEPTH_3_MIN {
-            3
-        } else if empties >= EVAL_DEPTH_2_MIN {
-            2
-        } else if empties >= EVAL_DEPTH_1_MIN {
-            1
-        } else {
-            0
-        };
+        let depth = eval_order_depth(empties);
         // At depth 0 every child is evaluated: their indices come from this node's.
         let swapped = (empties >= EVAL_ORDER_MIN && depth == 0)
             .then(|| crate::eval::patterns::instance_indices16(board.opponent, board.player));

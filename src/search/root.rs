@@ -6,8 +6,8 @@
 
 use std::time::Instant;
 
-use super::endgame::{Cancel, Move, Search, Selectivity};
 use super::limit::{Budget, Limits};
+use super::node::{Cancel, Move, Search, Selectivity};
 use super::ordering::root_moves;
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
 use super::thresholds::{ASPIRATION_MIN, SELECTIVE_MARGINS, SELECTIVE_MIN};

@@ -3,7 +3,7 @@
 use super::*;
 use crate::board::random::{random_position, Rng};
 use crate::board::{Board, Color};
-use endgame::Search;
+use node::{Search, Selectivity};
 use reference::minimax;
 use thresholds::SELECTIVE_MIN;
 
@@ -419,14 +419,14 @@ fn aggressive_selective_searches_never_change_a_score() {
     let tt = tt::Tables::new(8);
     let stop = Cancel::root();
     for i in 0..60 {
-        let e = endgame::PROBCUT_MIN + 1 + (i % 4) as u32;
+        let e = thresholds::PROBCUT_MIN + 1 + (i % 4) as u32;
         let p = random_position(&mut rng, e);
         let plain = tt::Tables::new(8);
         let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(p.board, -64, 64);
         tt.clear();
         for margin in [0, 2, 5] {
             let mut s = Search::<Othello>::new(&tt, &stop, u32::MAX);
-            s.selective = Some(endgame::Selectivity { margin });
+            s.selective = Some(Selectivity { margin });
             s.search(p.board, -64, 64);
         }
         let v = Search::<Othello>::new(&tt, &stop, u32::MAX).search(p.board, -64, 64);

@@ -37,3 +37,116 @@ pub const FEASIBLE_EMPTIES: u32 = 36;
 /// before it is refused (a few tens of milliseconds): enough for the deep positions that end
 /// at once (a side wiped out or stuck), far too few for a real one.
 pub const PROBE_NODES: u64 = 1_000_000;
+
+// The deep search (`endgame`): its tables, splits and selectivity.
+
+/// From this many empties up the `DashMap` table is probed and stored; deep nodes below it use
+/// the lock-free near table.
+/// (FFO #41-#48 with ETC one empty higher: from 11, 600 M nodes; from 10, 586 M; from 9,
+/// 583 M but slower. FFO #49: from 11, 619 M; from 10, 602 M.)
+pub const TT_MIN: u32 = 10;
+/// From this many empties up children are probed in the table before searching (ETC).
+/// (FFO #41-#48: from 14, 619 M nodes; from 12, 600 M.) One above `TT_MIN`: the children
+/// must be in the table.
+pub const ETC_MIN: u32 = TT_MIN + 1;
+/// Moves searched one after the other at a node before the rest are searched in parallel
+/// (Young Brothers Wait with two elder brothers). With the learned ordering a node whose first
+/// move does not cut often cuts on its second, so splitting after one wasted work: FFO #40-#49
+/// on two threads took 100.5 s (3.03 G nodes) splitting after one move and 81.2 s (2.71 G)
+/// after two; FFO #49 alone, two runs each, 54.8 and 49.4 s against 45.3 and 48.2 s.
+pub const SPLIT_ELDEST: usize = 2;
+
+/// Below this many empties the deep search does not look for a cancellation.
+pub const CANCEL_CHECK_MIN: u32 = 10;
+
+/// Selective searches cut from this many empties up; below, they search exactly, so every
+/// table entry under it is exact whichever search wrote it (and the near table, below
+/// `TT_MIN`, only ever holds exact bounds). FFO #40-#49, one thread, margins 8 then 12, nodes
+/// of both passes: from 11 empties, 489 M; from 12, 467 M; from 13, 470 M; from 14, 492 M.
+pub const PROBCUT_MIN: u32 = 12;
+const _: () = assert!(PROBCUT_MIN > TT_MIN);
+
+/// Depth of the evaluation search that predicts a node's score for ProbCut. (FFO #40-#49 as
+/// above, from 13 empties: 1/2/4 plies from 13/18/22 empties, 490 M; 2/2/4, 470 M; from 12,
+/// 2/2/4, 467 M; 1/2/3, 469 M.)
+#[inline(always)]
+pub fn probcut_depth(empties: u32) -> u32 {
+    if empties >= 22 {
+        4
+    } else {
+        2
+    }
+}
+
+// Every layer (`node`).
+
+/// Stability cutoffs are only tried when alpha is this high for the number of empties: below
+/// it the opponent rarely has enough stable discs to matter, and computing them is wasted.
+/// (FFO #41-#48: 2e-2, 577 M nodes; 2e-6, 533 M; 2e-12, 529 M.)
+#[inline(always)]
+pub fn stability_threshold(empties: u32) -> i32 {
+    (2 * empties as i32 - 6).clamp(4, 64)
+}
+
+// Move ordering (`ordering`).
+
+/// From this many empties up, moves are ordered by the learned evaluation of each child (with
+/// the opponent's mobility); below, by fastest-first and parity.
+pub const EVAL_ORDER_MIN: u32 = 12;
+/// From this many empties up, the evaluation of a child comes from a 1-ply search. (One
+/// thread, hash 256 MiB, nodes with the evaluation's own counted, the evaluation's in
+/// brackets; 1/2/3-ply from 15/17/19 empties: FFO #40-#44 85.4 M, FFO #40-#49 880.7 M
+/// (102.0 M); from 16/18/20: 82.4 M and 876.1 M (68.9 M). More in docs/performance-order.md.)
+pub const EVAL_DEPTH_1_MIN: u32 = 16;
+/// From this many empties up, from a 2-ply search.
+pub const EVAL_DEPTH_2_MIN: u32 = 18;
+/// From this many empties up, from a 3-ply search.
+pub const EVAL_DEPTH_3_MIN: u32 = 20;
+/// From this many empties up, from a 4-ply search. (FFO #41-#48, one thread, hash 64 MiB,
+/// nodes with the evaluation's own counted, shipped weights, the shallow layer ordered by
+/// replies: 1/2/3/4-ply from 15/19/21/23 empties, 533 M; 14/17/20/22, 490 M; 14/16/19/21,
+/// 471 M; 15/17/19/21, 447 M; 15/16/20/21, 446 M; 5-ply from 24, 542 M; 6-ply from 24, 435 M
+/// but slower.)
+pub const EVAL_DEPTH_4_MIN: u32 = 21;
+/// From this many empties up, from a 6-ply search. (FFO #49, hash 256 MiB: 4-ply only, 619 M
+/// nodes; 6-ply from 24, 518 M. FFO #40-#49 with the shallow layer to 5 and the table from 10:
+/// 6-ply from 24, 881 M; from 23, 922 M.)
+pub const EVAL_DEPTH_6_MIN: u32 = 24;
+
+/// The depth of the evaluation search that orders the children of a deep node with `empties`
+/// empties (from `EVAL_ORDER_MIN` up), by the thresholds above.
+#[inline(always)]
+pub fn eval_order_depth(empties: u32) -> u32 {
+    if empties >= EVAL_DEPTH_6_MIN {
+        6
+    } else if empties >= EVAL_DEPTH_4_MIN {
+        4
+    } else if empties >= EVAL_DEPTH_3_MIN {
+        3
+    } else if empties >= EVAL_DEPTH_2_MIN {
+        2
+    } else if empties >= EVAL_DEPTH_1_MIN {
+        1
+    } else {
+        0
+    }
+}
+
+// The last empties (`last`).
+
+/// At or below this many empties the shallow search (no table) takes over. Counted in
+/// instructions, not nodes: FFO #40-#44, one thread, hash 256 MiB, with parity order at 5
+/// empties: 5, 94.7 M nodes and 33.89 G instructions; 6, 100.4 M nodes and 32.93 G
+/// (docs/performance-last.md). With the cheaper kernels below (callgrind, x86-64-v3): 6,
+/// 57.78 M nodes and 15.98 G instructions; 7, 59.76 M and 15.62 G.
+pub const SHALLOW_MAX: u32 = 7;
+/// Below this many empties the stability cutoff costs more than the nodes it saves. With the
+/// cheaper full-line test of `stable_discs` it pays from 5 (FFO #40-#44, one thread, callgrind
+/// on x86-64-v3: from 6, 58.32 M nodes and 15.995 G instructions; from 5, 57.78 M and
+/// 15.979 G, with the replies handed down below).
+pub const STABILITY_MIN: usize = 5;
+/// From this many empties the shallow layer orders moves by the opponent's replies; below, by
+/// parity alone (counting replies costs more than the nodes it saves there). FFO #40-#44, one
+/// thread, callgrind on x86-64-v3, `SHALLOW_MAX` 7: from 6, 59.76 M nodes and 15.62 G
+/// instructions; from 7, 63.84 M and 15.23 G.
+pub const REPLIES_ORDER_MIN: usize = 7;

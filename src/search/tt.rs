@@ -305,21 +305,22 @@ fn merge(bucket: &mut Bucket, fresh: Entry) {
     }
 }
 
-/// A lock-free, always-replace table for the nodes just above the shallow layer, where a
+/// The near table: lock-free, always-replace, for the deep nodes just above the last empties
+/// (below `TT_MIN` empties; the last empties use no table), where a
 /// `DashMap` lock per node would cost more than it saves. Each slot is three atomics written
 /// with the data folded into both key words, so a slot torn by two threads writing at once
 /// fails verification and reads as a miss instead of as a wrong bound.
-pub struct ShallowTable {
+pub struct NearTable {
     slots: Vec<[std::sync::atomic::AtomicU64; 3]>,
     mask: usize,
 }
 
-impl ShallowTable {
+impl NearTable {
     /// A table of about `bytes` bytes (rounded down to a power of two of slots).
-    pub fn new(bytes: usize) -> ShallowTable {
+    pub fn new(bytes: usize) -> NearTable {
         let n = (bytes / 24).max(1024).next_power_of_two() / 2;
         let slots = (0..n).map(|_| Default::default()).collect();
-        ShallowTable { slots, mask: n - 1 }
+        NearTable { slots, mask: n - 1 }
     }
 
     /// Starts loading the slot of `hash` into the cache.
@@ -377,7 +378,7 @@ pub struct Tables {
     /// Nodes with at least `TT_MIN` empties.
     pub deep: TranspositionTable,
     /// Nodes between the shallow layer and `TT_MIN`.
-    pub near: ShallowTable,
+    pub near: NearTable,
 }
 
 impl Tables {
@@ -395,7 +396,7 @@ impl Tables {
                 megabytes.saturating_sub(near_bytes >> 20),
                 shards_for(threads),
             ),
-            near: ShallowTable::new(near_bytes),
+            near: NearTable::new(near_bytes),
         }
     }
 
@@ -526,7 +527,7 @@ mod tests {
 
     #[test]
     fn near_table_keeps_bounds_and_rejects_other_boards() {
-        let near = ShallowTable::new(1 << 16);
+        let near = NearTable::new(1 << 16);
         let b = Board::start();
         near.store(&b, 7, -10, 10, -30, 19);
         assert_eq!(near.probe(&b, 7), Some((-64, -30, 19)));
