@@ -25,3 +25,7 @@ pub mod notation;
 pub mod protocol;
 pub mod report;
 pub mod search;
+
+/// The crate's version, as `osolve --version` prints it first (the Python package reports it
+/// as `osolve.__version__`).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
