@@ -1,0 +1,849 @@
+//! `osolve.Solver`: the library's exact solver with its table kept across calls, and
+//! `solve_many`, which labels many positions in parallel (one single-threaded library solver
+//! per thread, as the library's batch driver does for positions of few empties) with the GIL
+//! released. A long search runs on a thread of its own while the calling thread waits and
+//! looks for signals: Ctrl-C (or any exception a signal handler raises) stops the search
+//! through the library's stop handle within a few tens of milliseconds, and the solver is
+//! resumed, ready for the next call, table kept.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Mutex;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use osolve::batch::PARALLEL_MAX_EMPTIES;
+use osolve::board::rules::Scoring;
+use osolve::board::{Color, Square};
+use osolve::search::{
+    BestMove, Limits, MoveScore, SolveOptions, Solver as LibSolver, StopReason, Unfinished,
+    VariantSolution, FEASIBLE_EMPTIES,
+};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::{too_many_empties, LimitReached};
+use crate::position::{line_svg, move_name, Position};
+
+/// Positions with at most this many empties are solved on the calling thread, holding the GIL:
+/// they take a millisecond or less, so spawning a watching thread would cost more than the
+/// search (a 0-4 empties solve is a few microseconds in all), and Ctrl-C waits at most that.
+const INLINE_MAX_EMPTIES: u32 = 12;
+
+/// How often the waiting thread looks for signals.
+const POLL: Duration = Duration::from_millis(20);
+
+/// The least time between two calls of a `solve_many` progress callback.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
+/// `best_moves` value of a position that must pass.
+pub const MOVE_PASS: i8 = -1;
+/// `best_moves` value of a finished game (no move).
+pub const MOVE_NONE: i8 = -2;
+/// `scores` value of a position whose search a limit stopped.
+pub const SCORE_UNFINISHED: i8 = -128;
+
+/// The result of one search.
+type Outcome = Result<VariantSolution, Unfinished>;
+
+/// The solvers of one `osolve.Solver`: one using every thread for one position at a time, and
+/// (made at the first `solve_many` that needs them) one single-threaded solver per thread for
+/// positions solved in parallel with each other.
+struct Engine {
+    big: LibSolver,
+    workers: Vec<LibSolver>,
+    threads: usize,
+    hash_mb: usize,
+    wld: bool,
+}
+
+impl Engine {
+    fn workers(&mut self) -> PyResult<&mut [LibSolver]> {
+        if self.workers.is_empty() {
+            for _ in 0..self.threads {
+                let solver = LibSolver::new(SolveOptions {
+                    threads: 1,
+                    hash_mb: (self.hash_mb / self.threads).max(1),
+                    wld: self.wld,
+                })
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+                self.workers.push(solver);
+            }
+        }
+        Ok(&mut self.workers)
+    }
+}
+
+/// The limits of one call from its keyword arguments.
+fn limits_of(time_limit: Option<f64>, node_limit: Option<u64>) -> PyResult<Limits> {
+    let time = match time_limit {
+        None => None,
+        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => {
+            Some(Duration::from_secs_f64(seconds))
+        }
+        Some(seconds) => {
+            return Err(PyValueError::new_err(format!(
+                "time_limit: expected a number of seconds >= 0, found {seconds}"
+            )))
+        }
+    };
+    Ok(Limits {
+        time,
+        nodes: node_limit,
+    })
+}
+
+/// Runs `work` on `solver`: inline for a position of few empties, else on a thread of its own
+/// with the GIL released while this thread looks for signals. When a signal handler raises
+/// (KeyboardInterrupt), the search is stopped, the solver resumed and the exception returned.
+fn watched<T: Send>(
+    py: Python<'_>,
+    solver: &mut LibSolver,
+    empties: u32,
+    work: impl FnOnce(&mut LibSolver) -> T + Send,
+) -> PyResult<T> {
+    if empties <= INLINE_MAX_EMPTIES {
+        return Ok(work(solver));
+    }
+    let stop = solver.stop_handle();
+    let outcome = thread::scope(|scope| {
+        let (tx, mut rx) = mpsc::channel();
+        let searcher = &mut *solver;
+        scope.spawn(move || {
+            let _ = tx.send(work(searcher));
+        });
+        loop {
+            let (back, got) = wait(py, rx, POLL);
+            rx = back;
+            match got {
+                Ok(value) => return Ok(value),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(error) = py.check_signals() {
+                        stop.stop();
+                        // The search sees the stop within a few thousand nodes.
+                        let _ = py.detach(move || rx.recv());
+                        return Err(error);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err("the search thread failed"))
+                }
+            }
+        }
+    });
+    if outcome.is_err() {
+        solver.resume();
+    }
+    outcome
+}
+
+/// Waits up to `timeout` for a message with the GIL released; hands the receiver back.
+fn wait<T: Send>(
+    py: Python<'_>,
+    rx: Receiver<T>,
+    timeout: Duration,
+) -> (Receiver<T>, Result<T, RecvTimeoutError>) {
+    py.detach(move || {
+        let got = rx.recv_timeout(timeout);
+        (rx, got)
+    })
+}
+
+/// An exact endgame solver with a transposition table that lives across calls.
+///
+/// ``threads`` search threads (0: one per core) and a table of ``hash_mb`` MiB; with
+/// ``wld=True`` it proves only win/draw/loss (scores 1, 0, -1), faster.
+#[pyclass(module = "osolve", frozen)]
+pub struct Solver {
+    engine: Mutex<Engine>,
+}
+
+impl Solver {
+    fn engine(&self) -> PyResult<std::sync::MutexGuard<'_, Engine>> {
+        self.engine.try_lock().map_err(|_| {
+            PyRuntimeError::new_err(
+                "this Solver is busy with a search in another thread: use one Solver per thread",
+            )
+        })
+    }
+
+    /// Refuses `position` when it is too deep to finish without a limit (see the library's
+    /// `check_feasible`).
+    fn check(
+        py: Python<'_>,
+        engine: &mut Engine,
+        position: &Position,
+        limits: Limits,
+        force: bool,
+    ) -> PyResult<()> {
+        if force || !limits.is_none() || position.empties() <= FEASIBLE_EMPTIES {
+            return Ok(());
+        }
+        engine
+            .big
+            .check_feasible_game(&position.game, position.scoring)
+            .map_err(|refusal| too_many_empties(py, &refusal))
+    }
+}
+
+#[pymethods]
+impl Solver {
+    #[new]
+    #[pyo3(signature = (threads = 0, hash_mb = 256, *, wld = false))]
+    fn new(threads: usize, hash_mb: usize, wld: bool) -> PyResult<Solver> {
+        if hash_mb == 0 {
+            return Err(PyValueError::new_err("hash_mb: expected at least 1 MiB"));
+        }
+        let big = LibSolver::new(SolveOptions {
+            threads,
+            hash_mb,
+            wld,
+        })
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let threads = big.threads();
+        Ok(Solver {
+            engine: Mutex::new(Engine {
+                big,
+                workers: Vec::new(),
+                threads,
+                hash_mb,
+                wld,
+            }),
+        })
+    }
+
+    /// The search threads.
+    #[getter]
+    fn threads(&self) -> PyResult<usize> {
+        Ok(self.engine()?.threads)
+    }
+
+    /// The table size in MiB.
+    #[getter]
+    fn hash_mb(&self) -> PyResult<usize> {
+        Ok(self.engine()?.hash_mb)
+    }
+
+    /// True when the solver proves only win/draw/loss.
+    #[getter]
+    fn wld(&self) -> PyResult<bool> {
+        Ok(self.engine()?.wld)
+    }
+
+    /// Forgets every stored result (each later search starts from an empty table).
+    fn clear(&self) -> PyResult<()> {
+        let mut engine = self.engine()?;
+        engine.big.clear();
+        for worker in &mut engine.workers {
+            worker.clear();
+        }
+        Ok(())
+    }
+
+    /// Solves ``position`` exactly. With ``time_limit`` (seconds) or ``node_limit`` a search
+    /// that reaches the limit returns a Solution with ``exact`` False and the proven bounds.
+    /// Positions of more than 36 empties are refused (TooManyEmptiesError) unless ``force`` or
+    /// a limit is given. Ctrl-C raises KeyboardInterrupt within a fraction of a second.
+    #[pyo3(signature = (position, *, time_limit = None, node_limit = None, force = false))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        position: &Position,
+        time_limit: Option<f64>,
+        node_limit: Option<u64>,
+        force: bool,
+    ) -> PyResult<Solution> {
+        let limits = limits_of(time_limit, node_limit)?;
+        let mut engine = self.engine()?;
+        let engine = &mut *engine;
+        Solver::check(py, engine, position, limits, force)?;
+        engine.big.set_limits(limits);
+        let (game, scoring) = (position.game, position.scoring);
+        let outcome = watched(py, &mut engine.big, position.empties(), move |solver| {
+            solver.try_solve_game(&game, scoring)
+        });
+        engine.big.set_limits(Limits::NONE);
+        Ok(Solution::of(position, outcome?, engine.wld))
+    }
+
+    /// The exact score of every move of ``position`` as a dict from move (``"a2"``, or
+    /// ``"pass"`` when the side to move must pass) to score, best first (ties in square
+    /// order); empty for a finished game. A limit that stops it raises LimitReached.
+    #[pyo3(signature = (position, *, time_limit = None, node_limit = None, force = false))]
+    fn score_moves<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Position,
+        time_limit: Option<f64>,
+        node_limit: Option<u64>,
+        force: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let limits = limits_of(time_limit, node_limit)?;
+        let mut engine = self.engine()?;
+        let engine = &mut *engine;
+        Solver::check(py, engine, position, limits, force)?;
+        engine.big.set_limits(limits);
+        let (game, scoring) = (position.game, position.scoring);
+        let outcome = watched(py, &mut engine.big, position.empties(), move |solver| {
+            solver.try_score_moves_game(&game, scoring)
+        });
+        engine.big.set_limits(Limits::NONE);
+        match outcome? {
+            Ok((scores, _nodes)) => score_dict(py, &scores),
+            Err(unfinished) => Err(limit_reached(py, &unfinished)?),
+        }
+    }
+
+    /// The best score of ``position`` and every move that reaches it (square order), as
+    /// ``(score, moves)``: faster than score_moves when only the best moves matter. A limit
+    /// that stops it raises LimitReached.
+    #[pyo3(signature = (position, *, time_limit = None, node_limit = None, force = false))]
+    fn best_moves(
+        &self,
+        py: Python<'_>,
+        position: &Position,
+        time_limit: Option<f64>,
+        node_limit: Option<u64>,
+        force: bool,
+    ) -> PyResult<(i32, Vec<String>)> {
+        let limits = limits_of(time_limit, node_limit)?;
+        let mut engine = self.engine()?;
+        let engine = &mut *engine;
+        Solver::check(py, engine, position, limits, force)?;
+        engine.big.set_limits(limits);
+        let (game, scoring) = (position.game, position.scoring);
+        let outcome = watched(py, &mut engine.big, position.empties(), move |solver| {
+            solver.try_best_moves_game(&game, scoring)
+        });
+        engine.big.set_limits(Limits::NONE);
+        match outcome? {
+            Ok((score, moves, _nodes)) => Ok((score, moves.into_iter().map(move_name).collect())),
+            Err(unfinished) => Err(limit_reached(py, &unfinished)?),
+        }
+    }
+
+    /// Solves many positions: an (N, 2) uint64 array of (player, opponent) bitboards (black to
+    /// move, Othello rules) or a sequence of Positions. Positions of up to 19 empties are solved
+    /// in parallel with each other, one per thread, the others one at a time on every thread;
+    /// the GIL is released throughout. ``progress(done, total)`` is called at most four times a
+    /// second and once at the end. Returns a Batch whose arrays are in input order.
+    #[pyo3(signature = (positions, *, progress = None, time_limit = None, node_limit = None,
+                        force = false))]
+    fn solve_many(
+        &self,
+        py: Python<'_>,
+        positions: &Bound<'_, PyAny>,
+        progress: Option<Bound<'_, PyAny>>,
+        time_limit: Option<f64>,
+        node_limit: Option<u64>,
+        force: bool,
+    ) -> PyResult<Batch> {
+        let items = positions_of(positions)?;
+        let limits = limits_of(time_limit, node_limit)?;
+        let start = Instant::now();
+        let mut engine = self.engine()?;
+        let engine = &mut *engine;
+        for position in &items {
+            Solver::check(py, engine, position, limits, force)?;
+        }
+        let mut rows = vec![Row::default(); items.len()];
+        let mut reporter = Progress::new(progress, items.len());
+        let (small, big): (Vec<usize>, Vec<usize>) =
+            (0..items.len()).partition(|&i| items[i].empties() <= PARALLEL_MAX_EMPTIES);
+        let result = solve_parallel(py, engine, &items, &small, limits, &mut rows, &mut reporter)
+            .and_then(|()| {
+                engine.big.set_limits(limits);
+                for &i in &big {
+                    let (game, scoring) = (items[i].game, items[i].scoring);
+                    let outcome = watched(py, &mut engine.big, items[i].empties(), move |s| {
+                        s.try_solve_game(&game, scoring)
+                    })?;
+                    rows[i] = Row::of(&outcome);
+                    reporter.step(py, 1, true)?;
+                }
+                Ok(())
+            });
+        engine.big.set_limits(Limits::NONE);
+        result?;
+        reporter.finish(py)?;
+        Ok(Batch::new(py, &rows, start.elapsed().as_secs_f64()))
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let engine = self.engine()?;
+        Ok(format!(
+            "osolve.Solver(threads={}, hash_mb={}{})",
+            engine.threads,
+            engine.hash_mb,
+            if engine.wld { ", wld=True" } else { "" }
+        ))
+    }
+}
+
+/// The positions of `solve_many`'s argument.
+fn positions_of(positions: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
+    if let Ok(array) = positions.extract::<PyReadonlyArray2<'_, u64>>() {
+        let shape = array.shape();
+        if shape[1] != 2 {
+            return Err(PyValueError::new_err(format!(
+                "expected an (N, 2) array of (player, opponent) bitboards, found shape \
+                 ({}, {})",
+                shape[0], shape[1]
+            )));
+        }
+        let view = array.as_array();
+        return view
+            .rows()
+            .into_iter()
+            .enumerate()
+            .map(|(i, row)| {
+                Position::from_parts(
+                    row[0],
+                    row[1],
+                    Color::Black,
+                    osolve::board::rules::Rules::Othello,
+                    Scoring::Official,
+                    None,
+                )
+                .map_err(|e| PyValueError::new_err(format!("row {i}: {e}")))
+            })
+            .collect();
+    }
+    if let Ok(array) = positions.cast::<numpy::PyUntypedArray>() {
+        return Err(PyTypeError::new_err(format!(
+            "expected an (N, 2) array of dtype uint64, found {} dimension(s) of dtype {}",
+            array.ndim(),
+            array.dtype()
+        )));
+    }
+    let mut items = Vec::new();
+    for (i, item) in positions.try_iter()?.enumerate() {
+        let item = item?;
+        let position = item.cast::<Position>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "item {i}: expected an osolve.Position, found {}",
+                item.get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string())
+            ))
+        })?;
+        items.push(*position.get());
+    }
+    Ok(items)
+}
+
+/// Solves the positions `indices` of `items` in parallel, one per worker solver, into `rows`.
+fn solve_parallel(
+    py: Python<'_>,
+    engine: &mut Engine,
+    items: &[Position],
+    indices: &[usize],
+    limits: Limits,
+    rows: &mut [Row],
+    reporter: &mut Progress<'_>,
+) -> PyResult<()> {
+    if indices.is_empty() {
+        return Ok(());
+    }
+    let workers = engine.workers()?;
+    let handles: Vec<_> = workers.iter().map(LibSolver::stop_handle).collect();
+    for worker in workers.iter_mut() {
+        worker.set_limits(limits);
+    }
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let count = workers.len();
+    let outcome = thread::scope(|scope| {
+        let (tx, mut rx) = mpsc::channel::<Vec<(usize, Row)>>();
+        for worker in workers.iter_mut() {
+            let (tx, next, done) = (tx.clone(), &next, &done);
+            scope.spawn(move || {
+                let mut out = Vec::new();
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = indices.get(k) else { break };
+                    let outcome = worker.try_solve_game(&items[i].game, items[i].scoring);
+                    if matches!(&outcome, Err(u) if u.bounds.reason == StopReason::Interrupted) {
+                        break;
+                    }
+                    out.push((i, Row::of(&outcome)));
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+                let _ = tx.send(out);
+            });
+        }
+        drop(tx);
+        let mut finished = 0;
+        let mut failure = None;
+        let mut reported = 0;
+        while finished < count {
+            let (back, got) = wait(py, rx, POLL);
+            rx = back;
+            match got {
+                Ok(out) => {
+                    finished += 1;
+                    for (i, row) in out {
+                        rows[i] = row;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            if failure.is_none() {
+                let now = done.load(Ordering::Relaxed);
+                let step = reporter
+                    .step(py, now - reported, false)
+                    .and_then(|()| py.check_signals());
+                reported = now;
+                if let Err(error) = step {
+                    for handle in &handles {
+                        handle.stop();
+                    }
+                    failure = Some(error);
+                }
+            }
+        }
+        match failure {
+            Some(error) => Err(error),
+            None if done.load(Ordering::Relaxed) < indices.len() => {
+                Err(PyRuntimeError::new_err("a search thread failed"))
+            }
+            None => Ok(()),
+        }
+    });
+    for worker in engine.workers.iter_mut() {
+        worker.set_limits(Limits::NONE);
+        worker.resume();
+    }
+    outcome
+}
+
+/// Calls a progress callback at most every [`PROGRESS_EVERY`].
+struct Progress<'py> {
+    callback: Option<Bound<'py, PyAny>>,
+    total: usize,
+    done: usize,
+    last: Instant,
+}
+
+impl<'py> Progress<'py> {
+    fn new(callback: Option<Bound<'py, PyAny>>, total: usize) -> Progress<'py> {
+        Progress {
+            callback,
+            total,
+            done: 0,
+            last: Instant::now(),
+        }
+    }
+
+    /// Counts `more` positions done; calls back when it is time (and `check` looks for
+    /// signals: the parallel phase does so itself).
+    fn step(&mut self, py: Python<'_>, more: usize, check: bool) -> PyResult<()> {
+        self.done += more;
+        if check {
+            py.check_signals()?;
+        }
+        if self.last.elapsed() >= PROGRESS_EVERY {
+            self.call()?;
+        }
+        Ok(())
+    }
+
+    fn call(&mut self) -> PyResult<()> {
+        self.last = Instant::now();
+        if let Some(callback) = &self.callback {
+            callback.call1((self.done, self.total))?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _py: Python<'_>) -> PyResult<()> {
+        self.done = self.total;
+        self.call()
+    }
+}
+
+/// One position's result in `solve_many`.
+#[derive(Clone, Copy, Debug)]
+struct Row {
+    score: i8,
+    lower: i8,
+    upper: i8,
+    best: i8,
+    nodes: u64,
+}
+
+impl Default for Row {
+    fn default() -> Self {
+        Row {
+            score: SCORE_UNFINISHED,
+            lower: -64,
+            upper: 64,
+            best: MOVE_NONE,
+            nodes: 0,
+        }
+    }
+}
+
+impl Row {
+    fn of(outcome: &Outcome) -> Row {
+        match outcome {
+            Ok(solution) => Row {
+                score: solution.score as i8,
+                lower: solution.score as i8,
+                upper: solution.score as i8,
+                best: match solution.best_move {
+                    BestMove::Play(square) => square.index() as i8,
+                    BestMove::Pass => MOVE_PASS,
+                    BestMove::GameOver => MOVE_NONE,
+                },
+                nodes: solution.nodes,
+            },
+            Err(unfinished) => Row {
+                score: SCORE_UNFINISHED,
+                lower: unfinished.bounds.lower as i8,
+                upper: unfinished.bounds.upper as i8,
+                best: MOVE_NONE,
+                nodes: unfinished.nodes,
+            },
+        }
+    }
+}
+
+/// The results of `Solver.solve_many`, as numpy arrays in input order.
+#[pyclass(module = "osolve", frozen)]
+pub struct Batch {
+    /// Exact scores (int8); -128 where a limit stopped the search.
+    #[pyo3(get)]
+    scores: Py<PyArray1<i8>>,
+    /// Proven lower bounds (int8; the score when exact).
+    #[pyo3(get)]
+    lower: Py<PyArray1<i8>>,
+    /// Proven upper bounds (int8; the score when exact).
+    #[pyo3(get)]
+    upper: Py<PyArray1<i8>>,
+    /// Best moves as square indices (int8, a1 = 0 ... h8 = 63); -1 a forced pass, -2 no move
+    /// (the game is over, or a limit stopped the search).
+    #[pyo3(get)]
+    best_moves: Py<PyArray1<i8>>,
+    /// Nodes searched (uint64).
+    #[pyo3(get)]
+    nodes: Py<PyArray1<u64>>,
+    /// Wall time of the whole call in seconds.
+    #[pyo3(get)]
+    seconds: f64,
+    len: usize,
+}
+
+impl Batch {
+    fn new(py: Python<'_>, rows: &[Row], seconds: f64) -> Batch {
+        let column = |f: fn(&Row) -> i8| rows.iter().map(f).collect::<Vec<i8>>();
+        Batch {
+            scores: column(|r| r.score).into_pyarray(py).unbind(),
+            lower: column(|r| r.lower).into_pyarray(py).unbind(),
+            upper: column(|r| r.upper).into_pyarray(py).unbind(),
+            best_moves: column(|r| r.best).into_pyarray(py).unbind(),
+            nodes: rows
+                .iter()
+                .map(|r| r.nodes)
+                .collect::<Vec<u64>>()
+                .into_pyarray(py)
+                .unbind(),
+            seconds,
+            len: rows.len(),
+        }
+    }
+}
+
+#[pymethods]
+impl Batch {
+    /// The best moves by name: ``"a2"``, ``"pass"``, or None (no move).
+    fn best_move_names(&self, py: Python<'_>) -> PyResult<Vec<Option<String>>> {
+        let moves = self.best_moves.bind(py).readonly();
+        Ok(moves
+            .as_slice()?
+            .iter()
+            .map(|&m| match m {
+                MOVE_PASS => Some(move_name(None)),
+                m if m >= 0 => Square::new(m as usize).map(|s| s.to_string()),
+                _ => None,
+            })
+            .collect())
+    }
+
+    /// True where every score is exact.
+    #[getter]
+    fn exact<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let scores = self.scores.bind(py).readonly();
+        let exact: Vec<bool> = scores
+            .as_slice()?
+            .iter()
+            .map(|&s| s != SCORE_UNFINISHED)
+            .collect();
+        Ok(exact.into_pyarray(py))
+    }
+
+    fn __len__(&self) -> usize {
+        self.len
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<osolve.Batch of {} positions in {:.3} s>",
+            self.len, self.seconds
+        )
+    }
+}
+
+/// The result of `Solver.solve`.
+#[pyclass(module = "osolve", frozen)]
+pub struct Solution {
+    /// The position solved.
+    #[pyo3(get)]
+    position: Position,
+    /// The exact score for the side to move (final disc difference under perfect play, empties
+    /// to the winner under official scoring; 1, 0 or -1 with WLD); None when a limit stopped
+    /// the search (see lower and upper).
+    #[pyo3(get)]
+    score: Option<i32>,
+    /// True when the score is proven; False when a limit stopped the search first.
+    #[pyo3(get)]
+    exact: bool,
+    /// Proven lower bound of the score.
+    #[pyo3(get)]
+    lower: i32,
+    /// Proven upper bound of the score.
+    #[pyo3(get)]
+    upper: i32,
+    /// True when only win/draw/loss was proven.
+    #[pyo3(get)]
+    wld: bool,
+    /// The first move of perfect play: ``"a2"``, ``"pass"``, or None (game over, or not
+    /// proven).
+    #[pyo3(get)]
+    best_move: Option<String>,
+    /// Perfect play to the end of the game (``"pass"`` for a pass); with WLD just the best
+    /// move; when stopped by a limit, the part proven (often empty).
+    #[pyo3(get)]
+    pv: Vec<String>,
+    /// The discs (black, white) on the board at the end of perfect play; None with WLD or
+    /// when not exact.
+    #[pyo3(get)]
+    final_discs: Option<(u32, u32)>,
+    /// Positions searched.
+    #[pyo3(get)]
+    nodes: u64,
+    /// Wall time of the search in seconds.
+    #[pyo3(get)]
+    seconds: f64,
+    /// Threads used.
+    #[pyo3(get)]
+    threads: usize,
+    /// None, or why the search stopped early: ``"time limit"`` or ``"node limit"``.
+    #[pyo3(get)]
+    stop_reason: Option<&'static str>,
+    pv_squares: Vec<Option<Square>>,
+}
+
+impl Solution {
+    fn of(position: &Position, outcome: Outcome, wld: bool) -> Solution {
+        match outcome {
+            Ok(solution) => {
+                let final_discs = solution.final_count().map(|c| (c.black, c.white));
+                Solution {
+                    position: *position,
+                    score: Some(solution.score),
+                    exact: true,
+                    lower: solution.score,
+                    upper: solution.score,
+                    wld,
+                    best_move: match solution.best_move {
+                        BestMove::Play(square) => Some(square.to_string()),
+                        BestMove::Pass => Some(move_name(None)),
+                        BestMove::GameOver => None,
+                    },
+                    pv: solution.pv.iter().copied().map(move_name).collect(),
+                    final_discs,
+                    nodes: solution.nodes,
+                    seconds: solution.time.as_secs_f64(),
+                    threads: solution.threads,
+                    stop_reason: None,
+                    pv_squares: solution.pv,
+                }
+            }
+            Err(unfinished) => Solution {
+                position: *position,
+                score: None,
+                exact: false,
+                lower: unfinished.bounds.lower,
+                upper: unfinished.bounds.upper,
+                wld,
+                best_move: unfinished.pv.first().copied().map(move_name),
+                pv: unfinished.pv.iter().copied().map(move_name).collect(),
+                final_discs: None,
+                nodes: unfinished.nodes,
+                seconds: unfinished.time.as_secs_f64(),
+                threads: 0,
+                stop_reason: Some(unfinished.bounds.reason.name()),
+                pv_squares: unfinished.pv,
+            },
+        }
+    }
+}
+
+#[pymethods]
+impl Solution {
+    fn __repr__(&self) -> String {
+        match self.score {
+            Some(score) => format!(
+                "<osolve.Solution score={score:+} best_move={} nodes={}>",
+                self.best_move.as_deref().unwrap_or("None"),
+                self.nodes
+            ),
+            None => format!(
+                "<osolve.Solution unfinished ({}): {:+}..{:+} nodes={}>",
+                self.stop_reason.unwrap_or("stopped"),
+                self.lower,
+                self.upper,
+                self.nodes
+            ),
+        }
+    }
+
+    /// The position with the principal variation numbered on it, in Jupyter.
+    fn _repr_svg_(&self) -> String {
+        line_svg(
+            &self.position,
+            self.pv_squares.clone(),
+            self.score.unwrap_or(self.lower),
+            self.wld,
+        )
+    }
+}
+
+/// `{move: score}` best first.
+fn score_dict<'py>(py: Python<'py>, scores: &[MoveScore]) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for score in scores {
+        dict.set_item(move_name(score.mv), score.score)?;
+    }
+    Ok(dict)
+}
+
+/// `osolve.LimitReached` for a stopped move scoring or best-move listing.
+fn limit_reached(py: Python<'_>, unfinished: &Unfinished) -> PyResult<PyErr> {
+    let bounds = unfinished.bounds;
+    let error = LimitReached::new_err(format!(
+        "stopped by the {} after {} nodes: the best score is proven within {:+}..{:+}",
+        bounds.reason, unfinished.nodes, bounds.lower, bounds.upper
+    ));
+    let value = error.value(py);
+    value.setattr("reason", bounds.reason.name())?;
+    value.setattr("lower", bounds.lower)?;
+    value.setattr("upper", bounds.upper)?;
+    value.setattr("scores", score_dict(py, &unfinished.moves)?)?;
+    value.setattr("nodes", unfinished.nodes)?;
+    Ok(error)
+}
