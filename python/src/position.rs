@@ -84,7 +84,7 @@ impl Position {
     }
 
     /// A position from the side to move's and the other side's discs, checked as the reader
-    /// checks a board string.
+    /// checks a board string; the error says what is wrong.
     pub fn from_parts(
         player: u64,
         opponent: u64,
@@ -92,19 +92,18 @@ impl Position {
         rules: Rules,
         scoring: Scoring,
         supplies: Option<Supplies>,
-    ) -> PyResult<Position> {
+    ) -> Result<Position, String> {
         let board = Board::new(player, opponent).ok_or_else(|| {
-            PyValueError::new_err(format!(
+            format!(
                 "the two bitboards overlap (both have discs on {:#018x})",
                 player & opponent
-            ))
+            )
         })?;
         if rules == Rules::Othello && board.empties() == 64 {
-            return Err(PyValueError::new_err(ParseErrorKind::NoDiscs.to_string()));
+            return Err(ParseErrorKind::NoDiscs.to_string());
         }
         let position = LibPosition { board, to_move };
-        let game = VariantPosition::new(position, supplies, rules)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let game = VariantPosition::new(position, supplies, rules).map_err(|e| e.to_string())?;
         Ok(Position { game, scoring })
     }
 
@@ -168,6 +167,7 @@ impl Position {
             scoring_of(scoring)?,
             supplies.map(|(black, white)| Supplies { black, white }),
         )
+        .map_err(PyValueError::new_err)
     }
 
     /// A position from an array of 64 cells (shape (8, 8) as rows 1-8 of columns a-h, or
@@ -220,6 +220,7 @@ impl Position {
             scoring_of(scoring)?,
             supplies.map(|(black, white)| Supplies { black, white }),
         )
+        .map_err(PyValueError::new_err)
     }
 
     /// The cells as an (8, 8) int8 array (rows 1-8, columns a-h): 1 black, -1 white, 0 empty.

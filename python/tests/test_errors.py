@@ -1,0 +1,152 @@
+"""Every error path: the library's messages as Python exceptions, with their places."""
+
+import numpy as np
+import pytest
+
+import osolve
+
+FFO1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+
+
+def test_parse_error_is_a_value_error_with_line_and_column():
+    assert issubclass(osolve.ParseError, ValueError)
+    with pytest.raises(osolve.ParseError) as caught:
+        osolve.Position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOOZ- X")
+    error = caught.value
+    assert (error.file, error.line, error.column) == ("<position>", 1, 63)
+    assert error.reason == "expected a board cell (X x * B b, O o W w or - . _), found 'Z'"
+    assert str(error) == "<position>:1:63: " + error.reason
+    with pytest.raises(osolve.ParseError, match="expected 64 board cells before the side to move, found 3"):
+        osolve.Position("XO- X")
+    with pytest.raises(osolve.ParseError, match=r"move 2: e6 is not legal"):
+        osolve.Position("f5e6")
+    with pytest.raises(osolve.ParseError, match="found nothing"):
+        osolve.Position("   ")
+    with pytest.raises(osolve.ParseError, match="a board with no discs"):
+        osolve.Position("-" * 64 + " X")
+
+
+def test_bad_lines_of_a_file(tmp_path):
+    path = tmp_path / "positions.txt"
+    path.write_text(f"{FFO1}\n# a comment\n\nf5d6\nf5f5\n{FFO1}\n")
+    reader = osolve.read_positions(path)
+    assert next(reader).line == 1
+    assert next(reader).line == 4
+    with pytest.raises(osolve.ParseError) as caught:
+        next(reader)
+    assert (caught.value.file, caught.value.line, caught.value.column) == (str(path), 5, 3)
+    assert next(reader).line == 6
+    assert [r.line for r in osolve.read_positions(path, skip_errors=True)] == [1, 4, 6]
+    with pytest.raises(FileNotFoundError, match="missing.txt"):
+        osolve.read_positions(tmp_path / "missing.txt")
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"f5\xff\n")
+    with pytest.raises(osolve.ParseError, match="expected UTF-8 text, found the byte 0xff") as caught:
+        list(osolve.read_positions(binary))
+    assert caught.value.column == 3
+
+
+def test_game_errors(tmp_path, repo):
+    assert issubclass(osolve.GameError, ValueError)
+    data = (repo / "tests" / "data" / "games" / "sample.wtb").read_bytes()
+    cut = tmp_path / "cut.wtb"
+    cut.write_bytes(data[: 16 + 68 * 2 + 30])
+    with pytest.raises(osolve.GameError) as caught:
+        list(osolve.read_games(cut))
+    assert caught.value.file == str(cut) and caught.value.game is None
+    assert str(caught.value) == f"{cut}: the header counts 6 games but the file holds 2 records of 68 bytes and 30 bytes more"
+    bad = tmp_path / "games.txt"
+    bad.write_text("f5d6c3d3c4f4f6f3e6e7\nf5f5\n")
+    with pytest.raises(osolve.GameError) as caught:
+        list(osolve.read_games(bad))
+    assert caught.value.line == 1 and caught.value.game == 1
+    with pytest.raises(FileNotFoundError):
+        osolve.read_games(tmp_path / "none.wtb")
+
+
+def test_moves_that_cannot_be_played():
+    start = osolve.Position.start()
+    assert issubclass(osolve.IllegalMoveError, ValueError)
+    with pytest.raises(osolve.IllegalMoveError, match="d4 is not legal: black to move, the square is taken"):
+        start.play("d4")
+    with pytest.raises(osolve.IllegalMoveError, match="a1 is not legal: black to move, it flips nothing"):
+        start.play("a1")
+    with pytest.raises(osolve.IllegalMoveError, match="cannot pass: black has a legal move"):
+        start.play("pass")
+    with pytest.raises(osolve.IllegalMoveError, match="the game is over"):
+        osolve.Position("X" * 64 + " O").play("pass")
+    with pytest.raises(ValueError, match="expected a square a1..h8"):
+        start.play("z9")
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="rules: expected othello or reversi, found 'go'"):
+        osolve.Position(FFO1, rules="go")
+    with pytest.raises(ValueError, match="scoring: expected official or raw"):
+        osolve.Position.start(scoring="fair")
+    with pytest.raises(ValueError, match="overlap"):
+        osolve.Position.from_bitboards(1, 3)
+    with pytest.raises(OverflowError):
+        osolve.Position.from_bitboards(-1, 0)
+    with pytest.raises(ValueError, match="to_move: expected 'black' or 'white'"):
+        osolve.Position.from_bitboards(1, 2, to_move="red")
+    with pytest.raises(ValueError, match=r"shape \(8, 8\) or \(64,\), found \[3, 3\]"):
+        osolve.Position.from_array(np.zeros((3, 3)))
+    with pytest.raises(ValueError, match=r"cell 1 \(b1\): expected 1 \(black\), -1 \(white\) or 0"):
+        osolve.Position.from_array([0, 2] + [0] * 62)
+    with pytest.raises(ValueError, match="the discs left"):
+        osolve.Position.from_bitboards(1 << 27 | 1 << 36, 1 << 28 | 1 << 35, rules="reversi", supplies=(5, 5))
+    with pytest.raises(ValueError, match="hash_mb"):
+        osolve.Solver(hash_mb=0)
+    solver = osolve.Solver(threads=1, hash_mb=16)
+    with pytest.raises(ValueError, match="time_limit"):
+        solver.solve(osolve.Position(FFO1), time_limit=-1)
+    with pytest.raises(ValueError, match=r"expected an \(N, 2\) array .* found shape \(4, 3\)"):
+        solver.solve_many(np.zeros((4, 3), dtype=np.uint64))
+    with pytest.raises(TypeError, match="dtype uint64"):
+        solver.solve_many(np.zeros((4, 2), dtype=np.int64))
+    with pytest.raises(ValueError, match="row 1: the two bitboards overlap"):
+        solver.solve_many(np.array([[1 << 27 | 1 << 36, 1 << 28 | 1 << 35], [1, 1]], dtype=np.uint64))
+    with pytest.raises(ValueError, match="row 0: a board with no discs"):
+        solver.solve_many(np.zeros((1, 2), dtype=np.uint64))
+    with pytest.raises(TypeError, match="item 1: expected an osolve.Position, found str"):
+        solver.solve_many([osolve.Position(FFO1), FFO1])
+
+
+def test_too_many_empties_says_how_to_force():
+    solver = osolve.Solver(threads=1, hash_mb=16)
+    with pytest.raises(osolve.TooManyEmptiesError) as caught:
+        solver.solve(osolve.Position.start())
+    assert caught.value.empties == 60
+    assert "pass force=True" in str(caught.value)
+    assert str(caught.value).startswith("60 empty squares: not solved")
+    with pytest.raises(osolve.TooManyEmptiesError):
+        solver.score_moves(osolve.Position.start())
+    with pytest.raises(osolve.TooManyEmptiesError):
+        solver.solve_many([osolve.Position(FFO1), osolve.Position.start()])
+    # With a limit the same position gives bounds instead.
+    bounded = solver.solve(osolve.Position.start(), node_limit=10_000)
+    assert not bounded.exact and bounded.stop_reason == "node limit"
+
+
+def test_limit_reached_from_move_scores(repo):
+    position = next(iter(osolve.read_positions(repo / "positions" / "ffo-45.obf"))).position
+    solver = osolve.Solver(threads=1, hash_mb=16)
+    with pytest.raises(osolve.LimitReached) as caught:
+        solver.score_moves(position, node_limit=5_000)
+    error = caught.value
+    assert error.reason == "node limit" and error.lower <= error.upper
+    assert isinstance(error.scores, dict)
+    with pytest.raises(osolve.LimitReached):
+        solver.best_moves(position, time_limit=0.0)
+
+
+def test_progress_callback_errors_stop_the_batch():
+    def boom(done, total):
+        raise ZeroDivisionError("from the callback")
+
+    positions = [osolve.Position(FFO1)] * 2000
+    solver = osolve.Solver(threads=2, hash_mb=16)
+    with pytest.raises(ZeroDivisionError, match="from the callback"):
+        solver.solve_many(positions, progress=boom)
+    assert solver.solve(osolve.Position(FFO1)).score == 18
