@@ -728,8 +728,8 @@ pub struct Solution {
     /// move; when stopped by a limit, the part proven (often empty).
     #[pyo3(get)]
     pv: Vec<String>,
-    /// The discs (black, white) on the board at the end of perfect play; None with WLD or
-    /// when not exact.
+    /// The discs (black, white) at the end of perfect play, empty squares to the winner under
+    /// official scoring (as the CLI reports them); None with WLD or when not exact.
     #[pyo3(get)]
     final_discs: Option<(u32, u32)>,
     /// Positions searched.
@@ -751,7 +751,12 @@ impl Solution {
     fn of(position: &Position, outcome: Outcome, wld: bool) -> Solution {
         match outcome {
             Ok(solution) => {
-                let final_discs = solution.final_count().map(|c| (c.black, c.white));
+                // As the CLI reports them: under official scoring the empty squares go to the
+                // winner, under raw scoring the discs on the board.
+                let final_discs = match solution.scoring {
+                    Scoring::Official => solution.to_solution().final_discs(),
+                    Scoring::Raw => solution.final_count().map(|c| (c.black, c.white)),
+                };
                 Solution {
                     position: *position,
                     score: Some(solution.score),

@@ -49,7 +49,7 @@ def test_ffo_1_19_every_move_equals_the_cli_and_the_obf(ffo, ffo_cli, solver):
 
 
 def test_ffo_1_19_solve_equals_the_cli(ffo, repo, solver):
-    cli = cli_json_lines("solve", repo / "positions" / "ffo-1-19.obf", "--json", "--threads", "1")
+    cli = cli_json_lines("solve", repo / "positions" / "ffo-1-19.obf", "--json", "--threads", "1", "--hash-mb", "64")
     one = osolve.Solver(threads=1, hash_mb=64)
     assert len(cli) == 19
     for record, row in zip(ffo, cli):
@@ -78,7 +78,7 @@ def test_random_positions_equal_the_cli(tmp_path):
     positions = random_positions(40, 14, seed=7) + random_positions(10, 18, seed=8)
     path = tmp_path / "random.txt"
     path.write_text("".join(f"{p}\n" for p in positions))
-    cli = cli_json_lines("solve", path, "--json", "--threads", "1")
+    cli = cli_json_lines("solve", path, "--json", "--threads", "1", "--hash-mb", "32")
     one = osolve.Solver(threads=1, hash_mb=32)
     two = osolve.Solver(threads=2, hash_mb=32)
     assert len(cli) == len(positions)
