@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 /// does; the plain system allocator for everything else.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[global_allocator]
-static ALLOCATOR: osolve::board::flip_simd::HugePageAlloc = osolve::board::flip_simd::HugePageAlloc;
+static ALLOCATOR: osolve::huge_pages::HugePageAlloc = osolve::huge_pages::HugePageAlloc;
 
 #[pymodule]
 fn _osolve(module: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -6,7 +6,7 @@
 use std::str::FromStr;
 
 use numpy::{PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods};
-use osolve::analyze::game_of;
+use osolve::drivers::analyze::game_of;
 use osolve::board::rules::{Rules, Scoring, Supplies, VariantPosition};
 use osolve::board::{Board, Color, Position as LibPosition, Square};
 use osolve::notation::{

@@ -13,7 +13,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
-use osolve::batch::PARALLEL_MAX_EMPTIES;
+use osolve::drivers::batch::PARALLEL_MAX_EMPTIES;
 use osolve::board::rules::Scoring;
 use osolve::board::{Color, Square};
 use osolve::search::{
