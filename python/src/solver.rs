@@ -265,7 +265,7 @@ impl Solver {
             solver.try_solve_game(&game, scoring)
         });
         engine.big.set_limits(Limits::NONE);
-        Ok(Solution::of(position, outcome?, engine.wld))
+        Ok(Solution::of(position, outcome?, engine.wld, engine.threads))
     }
 
     /// The exact score of every move of ``position`` as a dict from move (``"a2"``, or
@@ -748,7 +748,7 @@ pub struct Solution {
 }
 
 impl Solution {
-    fn of(position: &Position, outcome: Outcome, wld: bool) -> Solution {
+    fn of(position: &Position, outcome: Outcome, wld: bool, threads: usize) -> Solution {
         match outcome {
             Ok(solution) => {
                 // As the CLI reports them: under official scoring the empty squares go to the
@@ -790,7 +790,7 @@ impl Solution {
                 final_discs: None,
                 nodes: unfinished.nodes,
                 seconds: unfinished.time.as_secs_f64(),
-                threads: 0,
+                threads,
                 stop_reason: Some(unfinished.bounds.reason.name()),
                 pv_squares: unfinished.pv,
             },
