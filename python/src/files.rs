@@ -6,8 +6,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use osolve::drivers::analyze::game_of;
 use osolve::board::rules::{Rules, Scoring};
+use osolve::drivers::analyze::game_of;
 use osolve::games::{open_games, Game as LibGame, GameItems};
 use osolve::notation::{open_path, DynRead, PositionReader as LibReader};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError};

@@ -6,9 +6,9 @@
 use std::str::FromStr;
 
 use numpy::{PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods};
-use osolve::drivers::analyze::game_of;
 use osolve::board::rules::{Rules, Scoring, Supplies, VariantPosition};
 use osolve::board::{Board, Color, Position as LibPosition, Square};
+use osolve::drivers::analyze::game_of;
 use osolve::notation::{
     format_board, format_board_with_supplies, parse_text_with, ParseErrorKind, Source,
 };

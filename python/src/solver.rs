@@ -13,9 +13,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
-use osolve::drivers::batch::PARALLEL_MAX_EMPTIES;
 use osolve::board::rules::Scoring;
 use osolve::board::{Color, Square};
+use osolve::drivers::batch::PARALLEL_MAX_EMPTIES;
 use osolve::search::{
     BestMove, Limits, MoveScore, SolveOptions, Solver as LibSolver, StopReason, Unfinished,
     VariantSolution, FEASIBLE_EMPTIES,
