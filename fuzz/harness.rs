@@ -13,7 +13,8 @@ use osolve::drivers::analyze::Shard;
 use osolve::games::ggf::GgfReader;
 use osolve::games::transcript::TranscriptReader;
 use osolve::games::wthor::{Names, WthorReader};
-use osolve::games::{sniff, Game, GameError};
+use osolve::games::{Game, GameError};
+use osolve::notation::sniff::sniff;
 use osolve::notation::{format_board, parse_position, ParseError, PositionReader};
 use osolve::report::analyze::{written, Format};
 
@@ -140,7 +141,8 @@ pub fn resume(data: &[u8]) {
 /// legally from its start to a finished game, or a one-line error naming the file; the reader
 /// ends (at most one item per record, game or line, plus one for the file).
 pub fn games(data: &[u8]) {
-    let _ = sniff(data, "in.wtb");
+    let _ = sniff(data, "in.wtb", Some(data.len() as u64));
+    let _ = sniff(data, "in", None);
     let name = || std::sync::Arc::<str>::from("in.games");
     let bound = data.len() + 2;
     let readers: [Box<dyn Iterator<Item = Result<Game, GameError>>>; 3] = [

@@ -20,9 +20,10 @@ mod variant;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Args, Parser, Subcommand};
+use osolve::notation::sniff::{sniff, FileKind, HEAD_LEN};
 use osolve::notation::{open_path, DynRead, PositionReader};
 use osolve::search::{Limits, SolveOptions, StopHandle};
-use std::io::Read;
+use std::io::{self, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -219,43 +220,48 @@ pub const REFUSED_HINT: &str =
 /// unreadable (a regular file's first byte is read once to find out).
 pub fn open_input(path: &Path) -> Result<PositionReader<DynRead>, String> {
     check_readable(path, "a file of positions")?;
-    if let Some(kind) = games_file(path) {
-        return Err(format!(
-            "cannot read {}: it is a {kind} games file, not a file of positions; use \
-             `osolve games {} --empties N` to solve its games",
-            path.display(),
-            path.display()
-        ));
+    match not_positions(path) {
+        Some(FileKind::Binary) => {
+            return Err(format!(
+                "cannot read {}: expected a file of positions (UTF-8 text), found binary data",
+                path.display()
+            ))
+        }
+        Some(kind) => {
+            return Err(format!(
+                "cannot read {}: it is a {} games file, not a file of positions; use \
+                 `osolve games {} --empties N` to solve its games",
+                path.display(),
+                kind.name(),
+                path.display()
+            ))
+        }
+        None => {}
     }
     open_path(path).map_err(|e| format!("cannot read {}: {}", path.display(), e.kind))
 }
 
-/// The kind of games file `path` is, when it plainly is one: GGF text (`(;GM[Othello]...`), or
-/// a WThor database (named `*.wtb`, or binary with a 16-byte header and 68-byte records).
-/// Files of positions with a stray bad byte are not mistaken for one.
-fn games_file(path: &Path) -> Option<&'static str> {
-    use osolve::games::{sniff, Kind};
+/// What `path` is when it is not a file of positions: a WThor or GGF games file, or binary
+/// data (see [`osolve::notation::sniff`], which `games` asks too). Standard input and other
+/// streams are read as they come.
+fn not_positions(path: &Path) -> Option<FileKind> {
     if path == Path::new("-") || !path.is_file() {
         return None;
     }
-    let mut head = [0u8; 512];
-    let read = std::fs::File::open(path)
-        .and_then(|mut f| f.read(&mut head))
-        .ok()?;
-    let head = &head[..read];
-    let name = path.to_string_lossy();
-    match sniff(head, &name) {
-        Kind::Ggf => Some("GGF"),
-        Kind::Wthor => {
-            let wtb = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
-            let len = std::fs::metadata(path).map_or(0, |m| m.len());
-            let records = len >= 16 && (len - 16).is_multiple_of(68) && head.contains(&0);
-            (wtb || records).then_some("WThor")
+    let mut head = vec![0u8; HEAD_LEN];
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut read = 0;
+    while read < head.len() {
+        match file.read(&mut head[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
         }
-        Kind::Transcripts => None,
     }
+    let len = file.metadata().ok().map(|m| m.len());
+    let kind = sniff(&head[..read], &path.to_string_lossy(), len);
+    (kind != FileKind::Text).then_some(kind)
 }
 
 /// Whether `path` (`-` is standard input) can be read as an input: a one-line message naming

@@ -9,8 +9,9 @@
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
-use super::{transcript, Game, GameError, GameErrorKind, GameId, Step};
+use super::{Game, GameError, GameErrorKind, GameId, Step};
 use crate::board::{Color, Position};
+use crate::notation::transcript::parse_move;
 
 /// The longest tag value kept; longer ones (comments) are cut, the rest skipped.
 const MAX_VALUE_LEN: usize = 4096;
@@ -303,13 +304,13 @@ fn game(id: GameId, tags: &[Tag]) -> Result<Game, GameErrorKind> {
                 };
                 let number = steps.len() + 1;
                 let token = tag.value.split('/').next().unwrap_or("").trim();
-                let step = transcript::step(token).ok_or_else(|| GameErrorKind::BadMove {
+                let square = parse_move(token).ok_or_else(|| GameErrorKind::BadMove {
                     number,
                     found: token.to_string(),
                 })?;
                 steps.push(Step {
                     color: Some(color),
-                    square: step.square,
+                    square,
                 });
             }
             _ => {}

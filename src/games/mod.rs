@@ -6,8 +6,8 @@
 //! (a truncated record, a header that miscounts its records, a byte that is not a move), is a
 //! [`GameError`] that names the file, the game and what was expected.
 //!
-//! The kind of a file is told from its content: text starting with `(;` is GGF, other binary
-//! data is WThor, other text is one transcript per line. [`analysis`] solves the games; this module
+//! The kind of a file is told from its content by [`crate::notation::sniff`]: GGF, WThor, or
+//! text (one transcript per line); binary data that is none of them is an error. [`analysis`] solves the games; this module
 //! and its readers never solve and never print.
 
 pub mod analysis;
@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::board::{Color, Position, Square};
+use crate::notation::sniff::{sniff, FileKind, HEAD_LEN};
 use crate::notation::STDIN_NAME;
 
 /// Where a game came from: its file, its 1-based number in the file and, in text files, the
@@ -245,6 +246,11 @@ pub enum GameErrorKind {
         /// The operating system's message.
         message: String,
     },
+    /// Binary data that is no games file (see [`crate::notation::sniff`]).
+    #[error(
+        "expected a games file (WThor, GGF or move transcripts), found binary data that is none of them"
+    )]
+    NotGames,
     /// A WThor file shorter than its 16-byte header.
     #[error("expected a WThor header of 16 bytes, found {found} bytes")]
     ShortHeader {
@@ -364,6 +370,7 @@ impl GameErrorKind {
     pub fn reason(&self) -> &'static str {
         match self {
             GameErrorKind::Io { .. } => "unreadable file",
+            GameErrorKind::NotGames => "not a games file",
             GameErrorKind::ShortHeader { .. }
             | GameErrorKind::NamesFile { .. }
             | GameErrorKind::BoardSize { .. } => "bad header",
@@ -420,41 +427,6 @@ impl GameError {
     }
 }
 
-/// The kinds of games files.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// WThor `.wtb`: binary records.
-    Wthor,
-    /// GGF: `(;GM[Othello]...;)` games.
-    Ggf,
-    /// One move transcript per line.
-    Transcripts,
-}
-
-/// The kind of a file from its first bytes (and, for a file too short to tell, its name):
-/// text starting with `(;` is GGF (a WThor header never starts so: its first byte is the
-/// century, 19 or 20); other binary data (a NUL byte, or bytes that are not UTF-8) is WThor;
-/// other text is transcripts, unless the file is named `*.wtb`.
-pub fn sniff(head: &[u8], name: &str) -> Kind {
-    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let first = text.iter().position(|b| !b.is_ascii_whitespace());
-    if first.is_some_and(|i| text[i..].starts_with(b"(;")) {
-        return Kind::Ggf;
-    }
-    let utf8 = match std::str::from_utf8(head) {
-        Ok(_) => true,
-        // A character cut off by the end of the sample is still text.
-        Err(e) => e.error_len().is_none(),
-    };
-    let wtb = Path::new(name)
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
-    if head.contains(&0) || !utf8 || wtb {
-        return Kind::Wthor;
-    }
-    Kind::Transcripts
-}
-
 /// A boxed byte stream: a file or standard input.
 pub type DynRead = Box<dyn BufRead + Send>;
 
@@ -491,8 +463,12 @@ pub fn open_games(path: &Path) -> GameItems {
         Ok(head) => head,
         Err(e) => return io_error(&name, e),
     };
-    match sniff(&head, &name) {
-        Kind::Wthor => {
+    let len = (path != Path::new("-"))
+        .then(|| std::fs::metadata(path).ok().filter(|m| m.is_file()))
+        .flatten()
+        .map(|m| m.len());
+    match sniff(&head, &name, len) {
+        FileKind::Wthor => {
             let names = if path == Path::new("-") {
                 wthor::Names::default()
             } else {
@@ -500,8 +476,12 @@ pub fn open_games(path: &Path) -> GameItems {
             };
             Box::new(wthor::WthorReader::new(reader, name, names))
         }
-        Kind::Ggf => Box::new(ggf::GgfReader::new(reader, name)),
-        Kind::Transcripts => Box::new(transcript::TranscriptReader::new(reader, name)),
+        FileKind::Ggf => Box::new(ggf::GgfReader::new(reader, name)),
+        FileKind::Text => Box::new(transcript::TranscriptReader::new(reader, name)),
+        FileKind::Binary => Box::new(std::iter::once(Err(GameError::file(
+            &name,
+            GameErrorKind::NotGames,
+        )))),
     }
 }
 
@@ -509,7 +489,7 @@ pub fn open_games(path: &Path) -> GameItems {
 fn fill_head(reader: &mut DynRead) -> io::Result<Vec<u8>> {
     loop {
         match reader.fill_buf() {
-            Ok(bytes) => return Ok(bytes[..bytes.len().min(4096)].to_vec()),
+            Ok(bytes) => return Ok(bytes[..bytes.len().min(HEAD_LEN)].to_vec()),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         }
@@ -608,20 +588,5 @@ mod tests {
         assert_eq!(game.at_empties(50), None);
         assert_eq!(game.final_discs(), (64, 0));
         assert_eq!(game.id.to_string(), "t#1");
-    }
-
-    #[test]
-    fn kinds_come_from_the_content() {
-        assert_eq!(
-            sniff(b"\x14\x16\x06\x1b\x40\x01\x00\x00", "a.txt"),
-            Kind::Wthor
-        );
-        assert_eq!(sniff(b"  \n(;GM[Othello]", "games.wtb"), Kind::Ggf);
-        assert_eq!(sniff(b"f5d6c3d3c4\n", "games.ggf"), Kind::Transcripts);
-        assert_eq!(sniff(b"", "x.WTB"), Kind::Wthor);
-        assert_eq!(sniff(b"", "x.txt"), Kind::Transcripts);
-        assert_eq!(sniff(b"\xff\xfe", "x.txt"), Kind::Wthor);
-        // GGF with a Latin-1 name is still GGF.
-        assert_eq!(sniff(b"(;GM[Othello]PB[M\xfcller]", "x"), Kind::Ggf);
     }
 }

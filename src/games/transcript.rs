@@ -1,54 +1,36 @@
 //! Text files of games, one move transcript per line from the standard start: `f5d6c3d3...`,
 //! in either case, with optional spaces or commas, passes left out or written `pa`, `ps` or
 //! `--`. Blank lines and lines starting with `#` or `%` are skipped, and a `#` or `%` after the
-//! moves starts a comment. Every other line is one game, numbered from 1.
+//! moves starts a comment. Every other line is one game, numbered from 1. The moves of a line
+//! are read by the notation's transcript reader; this module reads the lines and replays the
+//! games.
 
 use std::io::BufRead;
 use std::sync::Arc;
 
 use super::{Game, GameError, GameErrorKind, GameId, Step};
-use crate::board::{Position, Square};
-use crate::notation::read_bounded_line;
+use crate::board::Position;
+use crate::notation::{read_bounded_line, transcript};
 
 /// The longest line read (longer ones are an error): a game has at most 60 moves and passes.
 pub const MAX_LINE_LEN: usize = 4096;
 
-/// The steps of a transcript: pairs of characters (spaces and commas ignored), each a square or
-/// a pass (`pa`, `ps`, `--`).
+/// The steps of a transcript, read by the one transcript reader ([`notation::transcript`]):
+/// pairs of characters (spaces and commas ignored), each a square or a pass (`pa`, `ps`, `--`).
 pub fn steps(text: &str) -> Result<Vec<Step>, GameErrorKind> {
-    let chars: Vec<char> = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != ',')
-        .collect();
-    chars
-        .chunks(2)
+    transcript::tokens(text)
         .enumerate()
-        .map(|(i, pair)| {
-            let token: String = pair.iter().collect();
-            step(&token).ok_or(GameErrorKind::BadMove {
+        .map(|(i, (_, token))| match transcript::parse_move(&token) {
+            Some(square) => Ok(Step {
+                color: None,
+                square,
+            }),
+            None => Err(GameErrorKind::BadMove {
                 number: i + 1,
                 found: token,
-            })
+            }),
         })
         .collect()
-}
-
-/// One move token: a square (any case) or a pass (`pa`, `ps`, `pass`, `--`, any case).
-pub fn step(token: &str) -> Option<Step> {
-    let pass = ["pa", "ps", "pass", "--"]
-        .iter()
-        .any(|p| token.eq_ignore_ascii_case(p));
-    if pass {
-        return Some(Step {
-            color: None,
-            square: None,
-        });
-    }
-    let square: Square = token.parse().ok()?;
-    Some(Step {
-        color: None,
-        square: Some(square),
-    })
 }
 
 /// Streams the games of a transcripts file.
