@@ -1,9 +1,10 @@
 //! The last empties of the exact solver, below the deep search: `solve_1` (flip counts from
 //! tables), `solve_2`..`solve_4` (no move generation, parity order), `shallow` (fewest replies
 //! first at 7 empties, parity alone at 5 and 6, stability cutoff, no hash table) and, for a rule
-//! set where supplies can bind, `leaf` (a plain negamax over the rules' own play step). All
-//! fail-soft alpha-beta on exact final scores; they see only bitboards (but `leaf`) and serve
-//! the rule sets whose state is the board.
+//! set where supplies can bind, `leaf` (a negamax over the rules' own play step, ordered as
+//! `shallow` orders, with its stability cutoff). All fail-soft alpha-beta on exact final
+//! scores; they see only bitboards (but `leaf`) and serve the rule sets whose state is the
+//! board.
 
 use super::node::{stability_cutoff, Search, NO_SCORE};
 use super::ordering::SQUARE_CLASSES;
@@ -50,6 +51,22 @@ const fn quadrant_bits() -> [u8; 64] {
     t
 }
 static QUADRANT_BIT: [u8; 64] = quadrant_bits();
+
+/// The index of each square's class in [`SQUARE_CLASSES`] (the order shallow searches try them).
+const fn square_classes() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut c = 0;
+        while SQUARE_CLASSES[c] >> sq & 1 == 0 {
+            c += 1;
+        }
+        t[sq] = c as u8;
+        sq += 1;
+    }
+    t
+}
+static SQUARE_CLASS: [u8; 64] = square_classes();
 
 /// For each mask of which of four squares lie in an odd quadrant (bit i: square i): the
 /// indices of the four, odd ones first, each group in its given order. A table, because the
@@ -165,21 +182,60 @@ struct ShallowMove {
 
 impl<R: GameRules> Search<'_, R> {
     /// The last empties of a rule set whose supplies can bind: negamax over the rules' own play
-    /// step, moves in square order, no table.
+    /// step, no table, ordered as the shallow layer orders (from `REPLIES_ORDER_MIN` empties
+    /// fewest replies left to the opponent first, then squares in odd quadrants, then by
+    /// square class), with the stability cutoff from `STABILITY_MIN` empties (a stable disc
+    /// stays on the board whoever runs out of discs).
     pub(super) fn leaf(&mut self, state: R::State, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
+        let board = R::board(&state);
+        let empty = board.empty();
+        let n = empty.count_ones() as usize;
+        if n >= STABILITY_MIN {
+            if let Some(cut) = stability_cutoff(board.player, board.opponent, alpha, n as u32) {
+                return cut;
+            }
+        }
         let moves = R::moves(&state);
         if moves == 0 {
             let passed = R::pass(&state);
             if R::moves(&passed) == 0 {
-                return R::final_score(&R::board(&state));
+                return R::final_score(&board);
             }
             return -self.leaf(passed, -beta, -alpha);
         }
-        let mut best = NO_SCORE;
+        if moves & (moves - 1) == 0 {
+            // One move: nothing to order.
+            let sq = moves.trailing_zeros() as usize;
+            return -self.leaf(R::play(&state, sq, R::flips(&state, sq)), -beta, -alpha);
+        }
+        // Every move with its child and cost (lower first): the opponent's replies from
+        // `REPLIES_ORDER_MIN` empties, an odd quadrant, the square's class.
+        let odd = super::ordering::odd_region_squares(empty);
+        let mut children = [(0i32, state); SHALLOW_MAX as usize];
+        let mut k = 0;
         for sq in Bits(moves) {
             let child = R::play(&state, sq, R::flips(&state, sq));
-            let v = -self.leaf(child, -beta, -alpha);
+            let mut cost = SQUARE_CLASS[sq] as i32;
+            if odd >> sq & 1 == 0 {
+                cost += 8;
+            }
+            if n >= REPLIES_ORDER_MIN {
+                cost += (R::moves(&child).count_ones() as i32) << 4;
+            }
+            children[k] = (cost, child);
+            k += 1;
+        }
+        let mut best = NO_SCORE;
+        for i in 0..k {
+            let mut j = i;
+            for l in i + 1..k {
+                if children[l].0 < children[j].0 {
+                    j = l;
+                }
+            }
+            children.swap(i, j);
+            let v = -self.leaf(children[i].1, -beta, -alpha);
             if v > best {
                 best = v;
                 if v > alpha {

@@ -454,3 +454,62 @@ fn solve_after_selective_searches_agrees_with_every_moves_score() {
         }
     }
 }
+
+/// The last empties of a rule set whose supplies can bind (`leaf`: its move order and its
+/// stability cutoff) against the literal rules, with every split of the supplies between the
+/// sides and windows all over the range: fail-soft bounds on the right side, exact inside.
+#[test]
+fn reversi_last_empties_agree_with_the_literal_rules_under_every_supply_and_window() {
+    use crate::board::rules::VariantPosition;
+    use crate::board::rules::{Official, Raw, ReversiRules, Rules, Scoring, Supplies};
+    fn check<R: GameRules<State = crate::board::rules::Game>>(
+        v: &VariantPosition,
+        scoring: Scoring,
+        rng: &mut Rng,
+        tt: &tt::Tables,
+    ) -> usize {
+        let exact = literal::minimax(v, scoring);
+        let stop = Cancel::root();
+        let mut windows = vec![(-64, 64), (exact - 1, exact + 1), (exact, exact + 1)];
+        for _ in 0..4 {
+            let a = (rng.next_u64() % 129) as i32 - 64;
+            windows.push((a, (a + 1 + (rng.next_u64() % 8) as i32).min(65)));
+        }
+        for &(a, b) in &windows {
+            let v_ = Search::<R>::new(tt, &stop, u32::MAX).search(v.game, a, b);
+            if exact <= a {
+                assert!(
+                    exact <= v_ && v_ <= a,
+                    "{v_} for {exact} in ({a}, {b}) {v:?}"
+                );
+            } else if exact >= b {
+                assert!(
+                    b <= v_ && v_ <= exact,
+                    "{v_} for {exact} in ({a}, {b}) {v:?}"
+                );
+            } else {
+                assert_eq!(v_, exact, "window ({a}, {b}) {v:?}");
+            }
+        }
+        windows.len()
+    }
+    let mut rng = Rng(5150);
+    let tt = tt::Tables::new(4);
+    let mut checked = 0;
+    for i in 0..60 {
+        let empties = 5 + (i % 3) as u8;
+        let p = random_position(&mut rng, empties as u32);
+        for black in 0..=empties {
+            let supplies = Supplies {
+                black,
+                white: empties - black,
+            };
+            let Ok(v) = VariantPosition::new(p, Some(supplies), Rules::Reversi) else {
+                continue;
+            };
+            checked += check::<ReversiRules<Official>>(&v, Scoring::Official, &mut rng, &tt);
+            checked += check::<ReversiRules<Raw>>(&v, Scoring::Raw, &mut rng, &tt);
+        }
+    }
+    assert!(checked > 3000, "{checked} searches");
+}
