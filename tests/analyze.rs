@@ -760,3 +760,168 @@ fn standard_input_is_analysed_like_a_file() {
     let stderr = text(&output.stderr);
     assert!(stderr.contains("analysed 19 positions, "), "{stderr}");
 }
+
+#[test]
+fn resume_refuses_other_options_and_changes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let exact = dir.path().join("exact.obf");
+    let output = analyze(&[FFO_1_19, "-o", exact.to_str().unwrap(), "-q"]);
+    assert_eq!(output.status.code(), Some(0));
+    // A cut output, as an interruption leaves it: a refusal must not trim the cut line.
+    let whole = fs::read(&exact).unwrap();
+    let cut = &whole[..1000];
+    for (options, message) in [
+        (
+            &["--wld"][..],
+            "it was written without --wld, this run is with --wld",
+        ),
+        (
+            &["--best-only"][..],
+            "it was written without --best-only, this run is with --best-only",
+        ),
+        (
+            &["--scoring", "raw"][..],
+            "it was written with --scoring official, this run is with --scoring raw",
+        ),
+    ] {
+        fs::write(&exact, cut).unwrap();
+        let mut args = vec![FFO_1_19, "-o", exact.to_str().unwrap(), "--resume"];
+        args.extend_from_slice(options);
+        let output = analyze(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "osolve: cannot resume {}: {message} (results of other options would be \
+                 mixed)\n",
+                exact.display()
+            )
+        );
+        assert_eq!(
+            fs::read(&exact).unwrap(),
+            cut,
+            "{options:?} changed the file"
+        );
+    }
+    // Options that change results are recorded, and a resume with them goes on.
+    for format in ["obf", "jsonl", "csv"] {
+        let wld = dir.path().join(format!("wld.{format}"));
+        let output = analyze(&[FFO_1_19, "-o", wld.to_str().unwrap(), "--wld", "-q"]);
+        assert_eq!(output.status.code(), Some(0));
+        let whole = fs::read_to_string(&wld).unwrap();
+        let first = whole.lines().next().unwrap();
+        let expected = match format {
+            "obf" => "% osolve analyze --wld",
+            "csv" => "# osolve analyze --wld",
+            _ => "{\"osolve_analyze\":\"--wld\"}",
+        };
+        assert_eq!(first, expected);
+        let cut = &whole.as_bytes()[..whole.len() / 2];
+        fs::write(&wld, cut).unwrap();
+        let output = analyze(&[FFO_1_19, "-o", wld.to_str().unwrap(), "--resume", "-q"]);
+        assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+        assert!(
+            text(&output.stderr).contains("it was written with --wld, this run is without --wld"),
+            "{}",
+            text(&output.stderr)
+        );
+        assert_eq!(fs::read(&wld).unwrap(), cut);
+        let output = analyze(&[
+            FFO_1_19,
+            "-o",
+            wld.to_str().unwrap(),
+            "--resume",
+            "--wld",
+            "-q",
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let resumed = fs::read_to_string(&wld).unwrap();
+        assert_eq!(without_measurements(&resumed), without_measurements(&whole));
+    }
+}
+
+#[test]
+fn a_resume_refused_for_another_input_changes_nothing() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("out.obf");
+    let output = analyze(&[FFO_1_19, "-o", out.to_str().unwrap(), "-q"]);
+    assert_eq!(output.status.code(), Some(0));
+    let cut = fs::read(&out).unwrap()[..1000].to_vec();
+    fs::write(&out, &cut).unwrap();
+    // Another input: its first position is FFO #5.
+    let other = dir.path().join("other.obf");
+    let lines: Vec<String> = fs::read_to_string(FFO_1_19)
+        .unwrap()
+        .lines()
+        .skip(4)
+        .map(str::to_string)
+        .collect();
+    fs::write(&other, lines.join("\n") + "\n").unwrap();
+    let output = analyze(&[
+        other.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--resume",
+    ]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot resume: position 1 of"), "{stderr}");
+    assert_eq!(
+        fs::read(&out).unwrap(),
+        cut,
+        "the refused resume changed the file"
+    );
+}
+
+#[test]
+fn a_resumed_check_counts_the_positions_already_in_the_output() {
+    // FFO #1-#19 with one wrong expected score on line 2 (A4 is +10).
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("one-wrong.obf");
+    let text_in = fs::read_to_string(FFO_1_19).unwrap();
+    let wrong = text_in.replacen("X; A4:+10;", "X; A4:+12;", 1);
+    assert_ne!(wrong, text_in);
+    fs::write(&input, wrong).unwrap();
+    let input = input.to_str().unwrap();
+    for format in ["obf", "jsonl", "csv"] {
+        let out = dir.path().join(format!("checked.{format}"));
+        let out_name = out.to_str().unwrap();
+        let output = analyze(&[input, "-o", out_name, "--check", "-q"]);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("checked 19 positions: 18 correct, 1 wrong"),
+            "{stderr}"
+        );
+        // As an interruption after the first five positions leaves it (and a cut line).
+        let whole = fs::read_to_string(&out).unwrap();
+        let records: Vec<&str> = whole.split_inclusive('\n').collect();
+        let kept = match format {
+            // The header, then rows: up to the first row of position 6.
+            "csv" => {
+                let boards: Vec<&str> = text_in.lines().map(|l| &l[..66]).collect();
+                records.iter().position(|r| r.contains(boards[5])).unwrap()
+            }
+            _ => 5,
+        };
+        let mut cut: String = records[..kept].concat();
+        cut.push_str(&records[kept][..20]);
+        fs::write(&out, &cut).unwrap();
+        let output = analyze(&[input, "-o", out_name, "--check", "--resume"]);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{format}: {stderr}");
+        assert!(
+            stderr.contains("checked 19 positions: 18 correct, 1 wrong"),
+            "{format}: {stderr}"
+        );
+        assert!(
+            stderr.contains("A4: expected +12, found +10 (already in the output)"),
+            "{format}: {stderr}"
+        );
+        assert_eq!(
+            without_measurements(&fs::read_to_string(&out).unwrap()),
+            without_measurements(&whole)
+        );
+    }
+}

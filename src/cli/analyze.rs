@@ -6,18 +6,19 @@
 //! `osolve games` is in `super::batch`. With `--svg DIR`
 //! each position's picture, with its move scores, goes to DIR.
 
-use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
+use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output, ResultOptions};
 use super::show::{write_svg, PictureTarget};
 use super::variant::VariantArgs;
 use super::{interrupt, open_input, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use clap::{Args, ValueEnum};
 use osolve::board::rules::{Rules, VariantPosition};
 use osolve::drivers::analyze::{
-    analyze, count_positions, inputs, inputs_with, Analysis, AnalyzeOptions, Sink, Summary,
+    analyze, check_scores, count_positions, inputs, inputs_with, Analysis, AnalyzeOptions, Sink,
+    Summary,
 };
 use osolve::drivers::batch::Shard;
 use osolve::notation::{format_board, ParseError, Parsed};
-use osolve::report::analyze::{self as report, Format};
+use osolve::report::analyze::{self as report, Format, Recorded};
 use osolve::report::picture::{Marks, Picture};
 use osolve::search::{StopHandle, TooManyEmpties};
 use std::io;
@@ -118,9 +119,45 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         target.refuse_inputs("--svg", files())?;
         target.prepare("--svg")?;
     }
-    let mut output = open_output(batch, format.header(), &format, |reader| {
-        report::written(format, reader)
-    })?;
+    let result_options = ResultOptions {
+        options: vec![
+            ("--best-only", args.best_only.then(String::new), None),
+            ("--wld", args.wld.then(String::new), None),
+            (
+                "--rules",
+                Some(value_name(args.variant.rules)),
+                Some("othello"),
+            ),
+            (
+                "--scoring",
+                Some(value_name(args.variant.scoring)),
+                Some("official"),
+            ),
+        ],
+        write: match format {
+            Format::Obf => |text| report::options_record(Format::Obf, text),
+            Format::Jsonl => |text| report::options_record(Format::Jsonl, text),
+            Format::Csv => |text| report::options_record(Format::Csv, text),
+        },
+        read: match format {
+            Format::Obf => |line| report::read_options_record(Format::Obf, line),
+            Format::Jsonl => |line| report::read_options_record(Format::Jsonl, line),
+            Format::Csv => |line| report::read_options_record(Format::Csv, line),
+        },
+    };
+    // With --check, the scores of the positions a resumed output holds, to count them in the
+    // verdict as an uninterrupted run would.
+    let mut recorded = Vec::new();
+    let mut output = open_output(
+        batch,
+        format.header(),
+        &format,
+        &result_options,
+        |reader, first_line| {
+            let scores = args.check.then_some(&mut recorded);
+            report::written_from(format, reader, first_line, scores)
+        },
+    )?;
     let driver = batch.options(shard, &output);
     let options = AnalyzeOptions {
         best_only: args.best_only,
@@ -142,6 +179,9 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         "positions",
     );
     let mut sink = CliSink {
+        recorded: recorded.into_iter(),
+        resumed_check: Summary::default(),
+        check: args.check.then_some(options.clone()),
         output,
         format,
         strict: args.strict,
@@ -164,10 +204,16 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         resumed: s.resumed,
     };
     let items = ("position", "positions");
-    let summary = match end_run(batch, &mut sink.output, result, items, ended)? {
+    let mut summary = match end_run(batch, &mut sink.output, result, items, ended)? {
         Ok(summary) => summary,
         Err(code) => return Ok(code),
     };
+    // The verdict of the whole output: the resumed positions count as if checked now.
+    let before = &sink.resumed_check;
+    summary.checked += before.checked;
+    summary.correct += before.correct;
+    summary.wrong += before.wrong;
+    summary.unchecked += before.unchecked;
     if batch.quiet {
         if args.check {
             eprintln!("{}", report::check_verdict(&summary));
@@ -181,8 +227,21 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     ))
 }
 
+/// The name the command line gives a value (`reversi`).
+fn value_name(value: impl ValueEnum) -> String {
+    value
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
+}
+
 /// Writes each finished position and keeps the progress up to date.
 struct CliSink {
+    /// With --check, the scores of the positions a resumed output holds, in order.
+    recorded: std::vec::IntoIter<Recorded>,
+    /// With --check, the check of those positions (counts only).
+    resumed_check: Summary,
+    /// With --check, the options to check with.
+    check: Option<AnalyzeOptions>,
     output: Output,
     format: Format,
     strict: bool,
@@ -226,7 +285,32 @@ impl Sink for CliSink {
         let board = format_board(&parsed.position);
         self.output
             .resumed
-            .confirm(&board, "position", || format!("{}: {board}", parsed.source))
+            .confirm(&board, "position", || format!("{}: {board}", parsed.source))?;
+        let (Some(options), Some(recorded)) = (&self.check, self.recorded.next()) else {
+            return Ok(());
+        };
+        let tally = &mut self.resumed_check;
+        if recorded.unfinished {
+            return Ok(());
+        }
+        match check_scores(parsed, &recorded.moves, recorded.best_score, options) {
+            Some(mismatches) if mismatches.is_empty() => {
+                tally.checked += 1;
+                tally.correct += 1;
+            }
+            Some(mismatches) => {
+                tally.checked += 1;
+                tally.wrong += 1;
+                for mismatch in &mismatches {
+                    let line = report::mismatch_text(&parsed.source, mismatch);
+                    self.output
+                        .progress
+                        .message(&format!("{line} (already in the output)"));
+                }
+            }
+            None => tally.unchecked += 1,
+        }
+        Ok(())
     }
 
     fn analysed(&mut self, analysis: &Analysis) -> io::Result<()> {

@@ -13,7 +13,7 @@ use osolve::report::batch::{fingerprint, progress_line, Written};
 use osolve::report::format_mnps;
 use std::fmt::Display;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufReader, IsTerminal, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -123,20 +123,152 @@ impl Output {
     }
 }
 
+/// What makes the results of two runs comparable: the options that change a result, each
+/// with its value in this run, recorded in the output (by [`ResultOptions::line`]) so that
+/// `--resume` refuses to mix results made with other options. A file without the record was
+/// written with the default options (as every output before the record existed).
+pub struct ResultOptions {
+    /// Each option that changes a result: its flag (`--wld`), its value in this run (`None`
+    /// for a flag not given) and its default value (`None` for a flag).
+    pub options: Vec<(&'static str, Option<String>, Option<&'static str>)>,
+    /// Formats the record for the output (with its newline) from the canonical text.
+    pub write: fn(&str) -> String,
+    /// Reads the record's canonical text back from a line (without its newline), `None` when
+    /// the line is not the record.
+    pub read: fn(&str) -> Option<String>,
+}
+
+impl ResultOptions {
+    /// The canonical text: the options whose value is not the default, in a fixed order
+    /// (`--best-only --wld --rules reversi`); empty for the default options.
+    pub fn canonical(&self) -> String {
+        let mut parts = Vec::new();
+        for (flag, value, default) in &self.options {
+            match (value, default) {
+                (Some(value), Some(default)) if value != default => {
+                    parts.push(format!("{flag} {value}"))
+                }
+                (Some(_), None) => parts.push(flag.to_string()),
+                _ => {}
+            }
+        }
+        parts.join(" ")
+    }
+
+    /// The record as a line of the output; empty for the default options (the outputs of
+    /// a default run are as they always were).
+    pub fn line(&self) -> String {
+        let text = self.canonical();
+        if text.is_empty() {
+            String::new()
+        } else {
+            (self.write)(&text)
+        }
+    }
+
+    /// How an option reads in a message: `with --wld`, `without --wld`, `with --rules reversi`.
+    fn describe(flag: &str, value: Option<&str>, default: Option<&str>) -> String {
+        match (value, default) {
+            (Some(value), Some(_)) => format!("with {flag} {value}"),
+            (None, Some(default)) => format!("with {flag} {default}"),
+            (Some(_), None) => format!("with {flag}"),
+            (None, None) => format!("without {flag}"),
+        }
+    }
+
+    /// `None` when `recorded` (a canonical text read back) names the options of this run,
+    /// else the first option that differs, as a message.
+    pub fn differs(&self, recorded: &str) -> Option<String> {
+        let tokens: Vec<&str> = recorded.split_whitespace().collect();
+        // The recorded value of each flag: a following token that is not a flag is its value.
+        let mut found: Vec<(&str, Option<&str>)> = Vec::new();
+        let mut i = 0;
+        while i < tokens.len() {
+            let value = tokens.get(i + 1).filter(|t| !t.starts_with("--")).copied();
+            found.push((tokens[i], value));
+            i += if value.is_some() { 2 } else { 1 };
+        }
+        if let Some((flag, _)) = found
+            .iter()
+            .find(|(flag, _)| !self.options.iter().any(|(f, _, _)| f == flag))
+        {
+            return Some(format!(
+                "its results were made with {flag}, which this version does not know"
+            ));
+        }
+        for (flag, value, default) in &self.options {
+            let recorded = found.iter().find(|(f, _)| f == flag).map(|&(_, v)| v);
+            let then = match (recorded, default) {
+                (None, _) => None,
+                (Some(v), Some(_)) => v.map(str::to_string),
+                (Some(_), None) => Some(String::new()),
+            };
+            let now = match (value, default) {
+                (Some(v), Some(d)) if v == d => None,
+                (Some(v), Some(_)) => Some(v.clone()),
+                (Some(_), None) => Some(String::new()),
+                (None, _) => None,
+            };
+            if then != now {
+                let as_text = |v: &Option<String>| match (v, default) {
+                    (Some(v), Some(_)) => Self::describe(flag, Some(v), *default),
+                    (Some(_), None) => Self::describe(flag, Some(""), None),
+                    (None, d) => Self::describe(flag, None, *d),
+                };
+                return Some(format!(
+                    "it was written {}, this run is {} (results of other options would be mixed)",
+                    as_text(&then),
+                    as_text(&now)
+                ));
+            }
+        }
+        None
+    }
+}
+
+/// A file output that a resumed run continues: the record cut short at its end is trimmed
+/// (and a missing header written) only when the first new record comes, after every check
+/// of the resume has passed, so that a refused resume leaves the file as it was.
+struct Continued {
+    file: io::BufWriter<File>,
+    /// The length to trim the file to, and the header to write, before the first write.
+    pending: Option<(u64, String)>,
+}
+
+impl Write for Continued {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if let Some((keep, header)) = self.pending.take() {
+            let file = self.file.get_mut();
+            file.set_len(keep)?;
+            file.seek(SeekFrom::End(0))?;
+            self.file.write_all(header.as_bytes())?;
+        }
+        self.file.write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
 /// Opens the output: standard output, a new (truncated) file, or with `--resume` the existing
-/// file trimmed to its whole records, which `written` reads back. `header` is written at the
-/// top of a new output; `format` names the format in messages.
+/// file, whose whole records `written` reads back (the record cut short at its end is trimmed
+/// only once the first new record is written). `header` is written at the top of a new output,
+/// after the record of `options` in a file; a resumed output whose record differs from `options` is
+/// refused before anything is changed. `format` names the format in messages.
 pub fn open_output(
     args: &BatchArgs,
     header: &str,
     format: &dyn Display,
-    written: impl FnOnce(BufReader<&mut File>) -> Result<Written, String>,
+    options: &ResultOptions,
+    written: impl FnOnce(BufReader<&mut File>, usize) -> Result<Written, String>,
 ) -> anyhow::Result<Output> {
     let mut resumed = ResumeCheck {
         keys: Vec::new(),
         confirmed: 0,
         out_name: args.output_name(),
     };
+    // Standard output cannot be resumed: it gets no record of the options.
     let Some(path) = &args.output else {
         let mut out: Box<dyn Write> = Box::new(io::stdout());
         out.write_all(header.as_bytes())?;
@@ -147,32 +279,73 @@ pub fn open_output(
             progress: Progress::none(),
         });
     };
-    let open = |path: &Path| -> anyhow::Result<File> {
-        let mut options = OpenOptions::new();
-        options.read(true).write(true).create(true);
-        if !args.resume {
-            options.truncate(true);
-        }
-        options
-            .open(path)
-            .with_context(|| format!("cannot open {}", path.display()))
-    };
-    let mut file = open(path)?;
-    let mut has_header = false;
-    if args.resume {
-        let found = written(BufReader::new(&mut file))
-            .map_err(|e| anyhow::anyhow!("cannot resume {} as {format}: {e}", path.display()))?;
-        file.set_len(found.keep)
-            .with_context(|| format!("cannot trim {}", path.display()))?;
-        resumed.keys = found.keys;
-        has_header = found.has_header;
-    }
-    file.seek(SeekFrom::End(0))?;
-    let mut out: Box<dyn Write> = Box::new(io::BufWriter::new(file));
-    if !has_header {
+    let header = options.line() + header;
+    if !args.resume {
+        let file = File::create(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let mut out: Box<dyn Write> = Box::new(io::BufWriter::new(file));
         out.write_all(header.as_bytes())?;
+        out.flush()?;
+        return Ok(Output {
+            out,
+            resumed,
+            progress: Progress::none(),
+        });
     }
-    out.flush()?;
+    // Read only until every check has passed: a refused resume changes nothing.
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    let cannot = |e: String| anyhow::anyhow!("cannot resume {} as {format}: {e}", path.display());
+    let mut reader = BufReader::new(&mut file);
+    let mut first = Vec::new();
+    reader
+        .read_until(b'\n', &mut first)
+        .map_err(|e| cannot(format!("cannot read line 1: {e}")))?;
+    let first_text = first
+        .strip_suffix(b"\n")
+        .and_then(|line| std::str::from_utf8(line).ok());
+    let recorded = first_text.and_then(options.read);
+    let (found, skipped) = match &recorded {
+        Some(text) => {
+            if let Some(difference) = options.differs(text) {
+                bail!("cannot resume {}: {difference}", path.display());
+            }
+            let found = written(reader, 2).map_err(cannot)?;
+            (found, first.len() as u64)
+        }
+        None => {
+            // No record: the default options (a file of an earlier version, or a new one).
+            if let Some(difference) = options.differs("") {
+                if first.ends_with(b"\n") {
+                    bail!("cannot resume {}: {difference}", path.display());
+                }
+            }
+            drop(reader);
+            file.seek(SeekFrom::Start(0))?;
+            (written(BufReader::new(&mut file), 1).map_err(cannot)?, 0)
+        }
+    };
+    resumed.keys = found.keys;
+    let keep = skipped + found.keep;
+    // A resumed file with no whole line yet gets the record and the header of a new one.
+    let pending_header = if keep == 0 {
+        header
+    } else if found.has_header {
+        String::new()
+    } else {
+        header[options.line().len()..].to_string()
+    };
+    let pending = (keep != file.metadata()?.len() || !pending_header.is_empty())
+        .then_some((keep, pending_header));
+    file.seek(SeekFrom::End(0))?;
+    let out: Box<dyn Write> = Box::new(Continued {
+        file: io::BufWriter::new(file),
+        pending,
+    });
     Ok(Output {
         out,
         resumed,

@@ -5,7 +5,7 @@
 //! the summary into an exit code. The work itself is `osolve::games::analysis`; the output,
 //! resume, shard and progress handling are shared with `osolve analyze` (`super::batch`).
 
-use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output};
+use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output, ResultOptions};
 use super::show::{write_file, PictureTarget};
 use super::{check_readable, interrupt, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use anyhow::bail;
@@ -149,9 +149,19 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         target.refuse_inputs("--svg", inputs_read())?;
         target.prepare("--svg")?;
     }
-    let mut output = open_output(batch, format.header(), &format, |reader| {
-        report::written(format, reader)
-    })?;
+    // Nothing recorded yet: the games' options that change results are not compared.
+    let result_options = ResultOptions {
+        options: Vec::new(),
+        write: |_| String::new(),
+        read: |_| None,
+    };
+    let mut output = open_output(
+        batch,
+        format.header(),
+        &format,
+        &result_options,
+        |reader, _| report::written(format, reader),
+    )?;
     let options = GamesOptions {
         empties: args.empties,
         check_theoretical: args.check_theoretical,

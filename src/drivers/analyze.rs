@@ -341,6 +341,17 @@ pub fn check(
     analysis: &Analysis,
     options: &AnalyzeOptions,
 ) -> Option<Vec<Mismatch>> {
+    check_scores(parsed, &analysis.moves, analysis.best_score, options)
+}
+
+/// [`check`] of scores found earlier (a resumed output's record): `moves` best first, and
+/// the best score (a finished game's final score).
+pub fn check_scores(
+    parsed: &Parsed,
+    moves: &[MoveScore],
+    best_score: i32,
+    options: &AnalyzeOptions,
+) -> Option<Vec<Mismatch>> {
     // Scores of a depth-limited search (`% search depth N`) are not exact: nothing to check.
     if parsed.search_depth.is_some() {
         return None;
@@ -354,17 +365,17 @@ pub fn check(
         .max()
         .or(parsed.final_score)?;
     if options.best_only {
-        if expect(best_expected) != analysis.best_score {
+        if expect(best_expected) != best_score {
             mismatches.push(Mismatch {
                 what: Checked::Best,
                 expected: expect(best_expected),
-                found: Some(analysis.best_score),
+                found: Some(best_score),
             });
         }
         return Some(mismatches);
     }
     for &(mv, score) in &parsed.expected {
-        let found = analysis.moves.iter().find(|m| m.mv == mv).map(|m| m.score);
+        let found = moves.iter().find(|m| m.mv == mv).map(|m| m.score);
         if found != Some(expect(score)) {
             mismatches.push(Mismatch {
                 what: Checked::Move(mv),
@@ -374,11 +385,11 @@ pub fn check(
         }
     }
     if let Some(score) = parsed.final_score {
-        if expect(score) != analysis.best_score {
+        if expect(score) != best_score {
             mismatches.push(Mismatch {
                 what: Checked::Best,
                 expected: expect(score),
-                found: Some(analysis.best_score),
+                found: Some(best_score),
             });
         }
     }

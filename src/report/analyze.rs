@@ -15,7 +15,7 @@ use super::{format_count, format_mnps, format_seconds};
 use crate::board::Square;
 use crate::drivers::analyze::{Analysis, Checked, Mismatch, Summary};
 use crate::notation::{format_board, format_obf, format_obf_final};
-use crate::search::FEASIBLE_EMPTIES;
+use crate::search::{MoveScore, FEASIBLE_EMPTIES};
 
 /// An output format of `osolve analyze`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +56,40 @@ impl fmt::Display for Format {
             Format::Jsonl => "jsonl",
             Format::Csv => "csv",
         })
+    }
+}
+
+/// The line recording the options that change results (`--best-only --wld --rules reversi`,
+/// see `osolve analyze --help`), with its newline, as the first line of an output: a comment
+/// in OBF (`% osolve analyze --wld`, which readers of positions skip) and CSV (`# osolve
+/// analyze --wld`), an object of its own in JSON lines (`{"osolve_analyze":"--wld"}`).
+pub fn options_record(format: Format, options: &str) -> String {
+    match format {
+        Format::Obf => format!("% osolve analyze {options}\n"),
+        Format::Csv => format!("# osolve analyze {options}\n"),
+        Format::Jsonl => format!(
+            "{{\"osolve_analyze\":{}}}\n",
+            serde_json::to_string(options).expect("a string serializes")
+        ),
+    }
+}
+
+/// The options an [`options_record`] line (without its newline) names; `None` when the line
+/// is not one.
+pub fn read_options_record(format: Format, line: &str) -> Option<String> {
+    match format {
+        Format::Obf => line.strip_prefix("% osolve analyze ").map(str::to_string),
+        Format::Csv => line.strip_prefix("# osolve analyze ").map(str::to_string),
+        Format::Jsonl => {
+            #[derive(Deserialize)]
+            #[serde(deny_unknown_fields)]
+            struct Record {
+                osolve_analyze: String,
+            }
+            serde_json::from_str::<Record>(line)
+                .ok()
+                .map(|r| r.osolve_analyze)
+        }
     }
 }
 
@@ -197,6 +231,11 @@ pub fn csv_rows(analysis: &Analysis) -> String {
 /// `ffo.obf:3: B2: expected +4, found +0`, `...: best score: expected ...`, or
 /// `...: A1: expected +2, found no such legal move`.
 pub fn mismatch_line(analysis: &Analysis, mismatch: &Mismatch) -> String {
+    mismatch_text(&analysis.source, mismatch)
+}
+
+/// [`mismatch_line`] of the position from `source`.
+pub fn mismatch_text(source: &crate::notation::Source, mismatch: &Mismatch) -> String {
     let what = match mismatch.what {
         Checked::Move(mv) => mv.map_or_else(|| "PS".to_string(), Square::upper),
         Checked::Best => "best score".to_string(),
@@ -207,7 +246,7 @@ pub fn mismatch_line(analysis: &Analysis, mismatch: &Mismatch) -> String {
     );
     format!(
         "{}: {what}: expected {:+}, found {found}",
-        analysis.source, mismatch.expected
+        source, mismatch.expected
     )
 }
 
@@ -289,7 +328,60 @@ pub fn summary(summary: &Summary, check: bool) -> String {
 /// without its newline is not counted (it was cut short); with CSV, whose positions take
 /// several rows, the last position is not counted either (its rows may be incomplete). An
 /// error says which line is not a record of this format, or what could not be read.
-pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, String> {
+pub fn written(format: Format, reader: impl BufRead) -> Result<Written, String> {
+    written_from(format, reader, 1, None)
+}
+
+/// The scores a resumed output records for one position, for `--check` to count it again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// The scored moves, as written.
+    pub moves: Vec<MoveScore>,
+    /// The best score (a finished game's final score).
+    pub best_score: i32,
+    /// A limit stopped the search: the record holds bounds (not checked).
+    pub unfinished: bool,
+}
+
+/// The move of a JSON or CSV record: `a2`, or `--` for the pass.
+fn read_move(text: &str) -> Option<Option<Square>> {
+    if text == "--" {
+        Some(None)
+    } else {
+        text.parse().ok().map(Some)
+    }
+}
+
+/// The scores of an OBF record line.
+fn recorded_obf(line: &str) -> Option<Recorded> {
+    let parsed = crate::notation::parse_text(line, crate::notation::Source::inline()).ok()?;
+    let moves: Vec<MoveScore> = parsed
+        .expected
+        .iter()
+        .map(|&(mv, score)| MoveScore { mv, score })
+        .collect();
+    let unfinished = line.contains("% unfinished");
+    let best_score = moves.iter().map(|m| m.score).max().or(parsed.final_score);
+    Some(Recorded {
+        moves,
+        best_score: if unfinished {
+            best_score.unwrap_or(0)
+        } else {
+            best_score?
+        },
+        unfinished,
+    })
+}
+
+/// [`written`] of an output whose first line read is line `first_line` (the lines before it
+/// held the [`options_record`]); with `scores`, also the [`Recorded`] scores of every whole
+/// record, in order.
+pub fn written_from(
+    format: Format,
+    mut reader: impl BufRead,
+    first_line: usize,
+    mut scores: Option<&mut Vec<Recorded>>,
+) -> Result<Written, String> {
     let mut keys = Vec::new();
     let mut offset = 0u64;
     let mut keep = 0u64;
@@ -297,7 +389,7 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
     // CSV: the key (source and position) of the last group of rows.
     let mut group: Option<String> = None;
     let mut line = Vec::new();
-    for number in 1.. {
+    for number in first_line.. {
         line.clear();
         let read = reader
             .read_until(b'\n', &mut line)
@@ -318,17 +410,33 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
                     .ok_or_else(not_a_record)?;
                 keys.push(fingerprint(board));
                 keep = offset;
+                if let Some(scores) = scores.as_deref_mut() {
+                    scores.push(recorded_obf(text).ok_or_else(not_a_record)?);
+                }
             }
             Format::Jsonl => {
                 let record: JsonRecord =
                     serde_json::from_str(text).map_err(|e| format!("{}: {e}", not_a_record()))?;
                 keys.push(fingerprint(&record.position));
                 keep = offset;
+                if let Some(scores) = scores.as_deref_mut() {
+                    let moves = record
+                        .moves
+                        .iter()
+                        .map(|m| read_move(&m.mv).map(|mv| MoveScore { mv, score: m.score }))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or_else(not_a_record)?;
+                    scores.push(Recorded {
+                        best_score: record.best_score.or(record.lower).unwrap_or(0),
+                        unfinished: record.best_score.is_none(),
+                        moves,
+                    });
+                }
             }
-            Format::Csv if number == 1 => {
+            Format::Csv if number == first_line => {
                 if text != CSV_HEADER.trim_end() {
                     return Err(format!(
-                        "line 1 is not the CSV header {:?}",
+                        "line {number} is not the CSV header {:?}",
                         CSV_HEADER.trim_end()
                     ));
                 }
@@ -347,6 +455,21 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
                     }
                     keys.push(fingerprint(&fields[1]));
                     group = Some(key);
+                    if let Some(scores) = scores.as_deref_mut() {
+                        let best: Option<i32> = fields[5].parse().ok();
+                        let lower = fields[5].split("..").next().and_then(|t| t.parse().ok());
+                        scores.push(Recorded {
+                            moves: Vec::new(),
+                            best_score: best.or(lower).ok_or_else(not_a_record)?,
+                            unfinished: best.is_none(),
+                        });
+                    }
+                }
+                if let (Some(scores), false) = (scores.as_deref_mut(), fields[3].is_empty()) {
+                    let mv = read_move(&fields[3]).ok_or_else(not_a_record)?;
+                    let score = fields[4].parse().map_err(|_| not_a_record())?;
+                    let last = scores.last_mut().expect("pushed with the group");
+                    last.moves.push(MoveScore { mv, score });
                 }
             }
         }
@@ -354,6 +477,9 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
     if format == Format::Csv && group.is_some() {
         // The last group may be cut short: it is not counted, and written again.
         keys.pop();
+        if let Some(scores) = scores {
+            scores.pop();
+        }
     }
     Ok(Written {
         keys,
