@@ -306,3 +306,105 @@ fn bad_report_options_are_refused_before_anything_runs() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--empties"), "{stderr}");
 }
+
+/// Game 1 of the sample (William Joanna vs Hughes Scott) cut after move 45, with 15 empties
+/// left and white to move, as if black had resigned; a whole game after it.
+const CUT: &str =
+    "f5d6c4g5c6c5d7d3b4c3e3b5f6f3c2a4d2b6b3e2a3c7g6f4c8a2e6c1a6d8e8e7f8g4f7h6d1e1g3f2h4h5h3h2g1\n\
+f5f4c3c6c5d6f3c4c7\n";
+
+#[test]
+fn games_that_end_early_are_named_and_solved_from_where_they_stopped_when_asked() {
+    let dir = TempDir::new().unwrap();
+    let games = dir.path().join("cut.txt");
+    fs::write(&games, CUT).unwrap();
+    let games = games.to_str().unwrap();
+    // Without --from-end: skipped, and the message says how to keep it.
+    let (code, stdout, stderr) = run(&["games", games, "--empties", "18"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{games}:1: game 1: the moves stop after move 45 with 15 empties, before the game is \
+         over (skipped; --from-end solves it from where it stopped)"
+        )),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("#1:"), "{stdout}");
+
+    // From 18 empties: moves 43-45 are judged (all perfect: black -12 throughout, as in the
+    // whole game), and the last position is solved where the game stopped.
+    let (code, stdout, stderr) = run(&["games", games, "--empties", "18", "--from-end"]);
+    assert_eq!(code, 0, "{stderr}");
+    let block = stdout.split("\n\n").next().unwrap();
+    let lines: Vec<&str> = block.lines().collect();
+    assert!(
+        lines[1].contains("(45 moves), ended early with 15 empties at "),
+        "{block}"
+    );
+    assert_eq!(
+        lines[2],
+        "  18 empties  exact 26-38, black to move, best g1"
+    );
+    assert_eq!(lines[3], "  loss      black 0, white 0; every move perfect");
+    assert_eq!(
+        &lines[4..],
+        [
+            "  43. black h3   score -12",
+            "  44. white h2   score +12",
+            "  45. black g1   score -12"
+        ]
+    );
+    assert!(
+        stderr.contains(&format!(
+            "1 game ended early, solved from where it stopped: {games}#1\n"
+        )),
+        "{stderr}"
+    );
+
+    // From 10 empties, which the game never reached: solved from its 15 empties.
+    let (code, stdout, stderr) = run(&[
+        "games",
+        games,
+        "--empties",
+        "10",
+        "--from-end",
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let first: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["ended_early"]["moves"], 45);
+    assert_eq!(first["ended_early"]["empties"], 15);
+    assert_eq!(first["exact"]["score"], 12, "white to move: +12 for white");
+    assert_eq!(first["exact"]["discs"]["black"], 26);
+    assert_eq!(first["exact"]["discs"]["white"], 38);
+    assert_eq!(first["played"].as_array().unwrap().len(), 0);
+    let (black, white) = (
+        first["final"]["black"].as_u64().unwrap(),
+        first["final"]["white"].as_u64().unwrap(),
+    );
+    assert_eq!(black + white, 49, "the discs on the board where it stopped");
+    let second: serde_json::Value = serde_json::from_str(stdout.lines().nth(1).unwrap()).unwrap();
+    assert!(second.get("ended_early").is_none());
+
+    // CSV: the last column holds the empties where the game stopped.
+    let (code, stdout, _) = run(&[
+        "games",
+        games,
+        "--empties",
+        "10",
+        "--from-end",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code, 0);
+    let mut reader = csv::Reader::from_reader(stdout.as_bytes());
+    assert_eq!(
+        reader.headers().unwrap().iter().next_back(),
+        Some("ended_early")
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!((&rows[0][6], &rows[0][7]), ("26", "38"));
+    assert_eq!(rows[0].iter().next_back(), Some("15"));
+    assert_eq!(rows[1].iter().next_back(), Some(""));
+}

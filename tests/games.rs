@@ -377,7 +377,7 @@ fn corrupted_files_are_reported_and_the_rest_is_analysed() {
         format!("{}: the header counts 9 games but the file holds 6 records of 68 bytes (skipped)", name(&count)),
         format!("{}:7: game 6: the file ends inside the game: expected ';)' to close it (skipped)", name(&cut_ggf)),
         format!("{}:2: game 2: move 4: expected a square a1..h8 or a pass, found 'q9' (skipped)", name(&transcripts)),
-        format!("{}:3: game 3: the moves stop after move 2 with 58 empties, before the game is over (skipped)", name(&transcripts)),
+        format!("{}:3: game 3: the moves stop after move 2 with 58 empties, before the game is over (skipped; --from-end solves it from where it stopped)", name(&transcripts)),
         format!("{}: expected a WThor header of 16 bytes, found 10 bytes (skipped)", name(&short)),
         format!("{}: this is a WThor names file (3884 names), not a games file (skipped)", data("WTHOR.JOU")),
     ];

@@ -14,7 +14,7 @@ use osolve::drivers::batch::{self, Shard};
 use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOptions, GamesSummary};
 use osolve::games::players::Players;
 use osolve::games::wthor::Names;
-use osolve::games::{count_games, inputs, Game, GameError};
+use osolve::games::{count_games, inputs, Game, GameError, GameErrorKind};
 use osolve::report::chart::game_svg;
 use osolve::report::games::{self as report, Format};
 use osolve::report::players::{players_file, PlayersFormat};
@@ -60,6 +60,10 @@ pub struct GamesArgs {
     /// Output format [default: from OUT's extension (.txt, .jsonl, .csv), else text].
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
+    /// Keep the games whose moves stop before the game is over (resigned, lost on time) and
+    /// solve them from where they stopped; without it they are skipped.
+    #[arg(long)]
+    from_end: bool,
     /// Also draw each solved game as DIR/game-NN.svg (NN counts the games from 1): black's
     /// exact score after every move from N empties to the end, each losing move marked.
     #[arg(long, value_name = "DIR", requires = "empties")]
@@ -143,7 +147,11 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         }
     }
     let pictures = args.svg.as_deref().map(|dir| {
-        PictureTarget::directory_named(dir, count_games(&args.files, Shard::ALL), "game")
+        PictureTarget::directory_named(
+            dir,
+            count_games(&args.files, Shard::ALL, args.from_end),
+            "game",
+        )
     });
     if let Some(target) = &pictures {
         target.refuse_inputs("--svg", inputs_read())?;
@@ -170,15 +178,24 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
             ..batch.options(shard, &output)
         },
         force: args.limits.force,
+        from_end: args.from_end,
     };
-    batch.show_progress(&mut output, || count_games(&args.files, shard), "games");
+    batch.show_progress(
+        &mut output,
+        || count_games(&args.files, shard, args.from_end),
+        "games",
+    );
     let mut sink = CliSink {
         output,
         format,
         pictures,
         players: args.players.as_ref().map(|_| Players::default()),
     };
-    let result = analyze_games(inputs(args.files.clone()), &options, &mut sink);
+    let result = analyze_games(
+        inputs(args.files.clone(), args.from_end),
+        &options,
+        &mut sink,
+    );
     let ended = |s: &GamesSummary| Ended {
         interrupted: s.interrupted,
         done: s.analysed,
@@ -252,7 +269,12 @@ impl batch::Sink<GameWork> for CliSink {
     }
 
     fn bad(&mut self, error: GameError) -> io::Result<()> {
-        self.output.progress.message(&format!("{error} (skipped)"));
+        let hint = if matches!(error.kind, GameErrorKind::Unfinished { .. }) {
+            "skipped; --from-end solves it from where it stopped"
+        } else {
+            "skipped"
+        };
+        self.output.progress.message(&format!("{error} ({hint})"));
         Ok(())
     }
 

@@ -31,6 +31,24 @@ pub struct GamesOptions {
     /// Solve games whose deepest position is too deep to finish without a limit (otherwise
     /// those [`Solver::check_feasible`] rejects are refused).
     pub force: bool,
+    /// A game that ended early (resigned, lost on time) with more empties than asked is
+    /// solved from where it stopped (the readers must keep such games: `inputs(.., true)`).
+    pub from_end: bool,
+}
+
+impl GamesOptions {
+    /// The position with N empties the analysis starts from, or where a game that ended
+    /// early stopped (with `from_end`).
+    pub fn start(&self, game: &Game) -> Option<Reached> {
+        self.empties.and_then(|n| game.start_at(n, self.from_end))
+    }
+
+    /// The position of the database's theoretical score, or where a game that ended early
+    /// stopped (with `from_end`).
+    fn theoretical_start(&self, game: &Game) -> Option<Reached> {
+        game.recorded
+            .and_then(|r| game.start_at(r.depth, self.from_end))
+    }
 }
 
 /// Where the analysis of a game stopped at a limit of the run.
@@ -227,12 +245,12 @@ fn fill(
         analysis.nodes += solution.nodes;
         Ok::<Solution, Halt>(solution)
     };
-    let from = options.empties.and_then(|n| game.at_empties(n));
+    let from = options.start(game);
     let on_the_way = |reached: Option<Reached>| matches!((reached, from), (Some(r), Some(f)) if r.index >= f.index);
     // The database's position is solved when asked, or anyway when it is on the way from N.
     let record = game
         .recorded
-        .map(|r| (r, game.at_empties(r.depth)))
+        .map(|r| (r, game.start_at(r.depth, options.from_end)))
         .filter(|&(_, reached)| options.check_theoretical || on_the_way(reached));
     let mut theoretical_at = None;
     if let Some((record, reached)) = record.filter(|&(_, reached)| !on_the_way(reached)) {
@@ -340,6 +358,8 @@ pub struct GamesSummary {
     pub final_differs: usize,
     /// Games one of whose searches reached a limit (reported unfinished).
     pub unfinished: usize,
+    /// Games whose moves stop before the game is over, solved from where they stopped.
+    pub ended_early: Vec<String>,
     /// Games refused: too deep to solve exactly without a limit.
     pub refused: usize,
     /// Positions solved.
@@ -367,6 +387,9 @@ impl GamesSummary {
     fn add(&mut self, analysis: &GameAnalysis) {
         self.analysed += 1;
         self.unfinished += usize::from(analysis.unfinished.is_some());
+        if analysis.game.ended_early() {
+            self.ended_early.push(analysis.game.id.to_string());
+        }
         self.solved += analysis.solved;
         self.nodes += analysis.nodes;
         if analysis.exact.is_some() {
@@ -460,14 +483,10 @@ impl Work for GameWork {
 
     fn empties(&self, game: &Game) -> u32 {
         let options = &self.0;
-        let at_n = options
-            .empties
-            .and_then(|n| game.at_empties(n))
-            .map(|r| r.position.board.empties());
-        let at_depth = game
-            .recorded
+        let at_n = options.start(game).map(|r| r.position.board.empties());
+        let at_depth = options
+            .theoretical_start(game)
             .filter(|_| options.check_theoretical)
-            .and_then(|r| game.at_empties(r.depth))
             .map(|r| r.position.board.empties());
         at_n.max(at_depth).unwrap_or(0)
     }
@@ -478,11 +497,10 @@ impl Work for GameWork {
             return Ok(());
         }
         // The deepest position the game needs solved decides (the others are smaller).
-        let at_n = options.empties.and_then(|n| game.at_empties(n));
-        let at_depth = game
-            .recorded
-            .filter(|_| options.check_theoretical)
-            .and_then(|r| game.at_empties(r.depth));
+        let at_n = options.start(game);
+        let at_depth = options
+            .theoretical_start(game)
+            .filter(|_| options.check_theoretical);
         let deepest = [at_n, at_depth]
             .into_iter()
             .flatten()

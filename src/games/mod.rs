@@ -89,12 +89,14 @@ pub struct Reached {
 
 impl Game {
     /// The game of `steps` played from `start` (see [`replay`]), with no names or record.
+    /// A game whose moves stop before the game is over is kept ([`Game::ended_early`]):
+    /// the readers' callers decide ([`open_games_from_end`]).
     pub fn replayed(
         id: GameId,
         start: Position,
         steps: impl IntoIterator<Item = Step>,
     ) -> Result<Game, GameErrorKind> {
-        let (moves, positions, end) = replay(start, steps)?;
+        let (moves, positions, end) = replay_moves(start, steps)?;
         Ok(Game {
             id,
             black: None,
@@ -131,9 +133,44 @@ impl Game {
         self.positions.get(index).copied().unwrap_or(self.end)
     }
 
-    /// The final disc counts (black, white), empty squares to the winner.
+    /// The final disc counts (black, white), empty squares to the winner; for a game that
+    /// ended early, the discs on the board where it stopped.
     pub fn final_discs(&self) -> (u32, u32) {
+        if self.ended_early() {
+            return (self.end.black().count_ones(), self.end.white().count_ones());
+        }
         discs(&self.end, self.end.board.final_score())
+    }
+
+    /// True when the moves stop before the game is over (a resignation, a loss on time, a
+    /// record cut short).
+    pub fn ended_early(&self) -> bool {
+        !self.end.board.is_game_over()
+    }
+
+    /// The error a game that ended early is, where such games are not wanted.
+    pub fn unfinished_error(&self) -> GameError {
+        GameError::game(
+            &self.id,
+            GameErrorKind::Unfinished {
+                moves: self.moves.len(),
+                empties: self.end.board.empties(),
+            },
+        )
+    }
+
+    /// The position with `empties` empty squares if the game passes through it; else, with
+    /// `from_end`, for a game that ended early with more empties, the position where it
+    /// stopped (solved from there on).
+    pub fn start_at(&self, empties: u32, from_end: bool) -> Option<Reached> {
+        self.at_empties(empties).or_else(|| {
+            (from_end && self.ended_early() && self.end.board.empties() > empties).then_some(
+                Reached {
+                    index: self.moves.len(),
+                    position: self.end,
+                },
+            )
+        })
     }
 
     /// The moves as a transcript: `f5d6c3...` (passes left out).
@@ -168,6 +205,22 @@ pub struct Step {
 /// position. A side with no legal move passes whether or not the file writes the pass; the
 /// game must end with neither side able to move. Errors are numbered by step, from 1.
 pub fn replay(
+    start: Position,
+    steps: impl IntoIterator<Item = Step>,
+) -> Result<(Vec<Square>, Vec<Position>, Position), GameErrorKind> {
+    let (moves, positions, end) = replay_moves(start, steps)?;
+    if !end.board.is_game_over() {
+        return Err(GameErrorKind::Unfinished {
+            moves: moves.len(),
+            empties: end.board.empties(),
+        });
+    }
+    Ok((moves, positions, end))
+}
+
+/// [`replay`] that keeps a game whose moves stop before it is over (the last position is
+/// then one where a side can still move).
+pub fn replay_moves(
     start: Position,
     steps: impl IntoIterator<Item = Step>,
 ) -> Result<(Vec<Square>, Vec<Position>, Position), GameErrorKind> {
@@ -227,12 +280,6 @@ pub fn replay(
         moves.push(square);
         positions.push(position);
         position = next;
-    }
-    if !position.board.is_game_over() {
-        return Err(GameErrorKind::Unfinished {
-            moves: moves.len(),
-            empties: position.board.empties(),
-        });
     }
     Ok((moves, positions, position))
 }
@@ -434,8 +481,17 @@ pub type DynRead = Box<dyn BufRead + Send>;
 pub type GameItems = Box<dyn Iterator<Item = Result<Game, GameError>> + Send>;
 
 /// Opens a games file (`-` is standard input), tells its kind from its content and streams its
-/// games. A file that cannot be opened is a single error item.
+/// games. A file that cannot be opened is a single error item; a game whose moves stop before
+/// it is over is an error ([`GameErrorKind::Unfinished`]).
 pub fn open_games(path: &Path) -> GameItems {
+    Box::new(open_games_from_end(path).map(|item| match item {
+        Ok(game) if game.ended_early() => Err(game.unfinished_error()),
+        item => item,
+    }))
+}
+
+/// [`open_games`] that keeps the games that ended early ([`Game::ended_early`]).
+pub fn open_games_from_end(path: &Path) -> GameItems {
     let (name, reader): (Arc<str>, io::Result<DynRead>) = if path == Path::new("-") {
         (
             STDIN_NAME.into(),
@@ -496,17 +552,33 @@ fn fill_head(reader: &mut DynRead) -> io::Result<Vec<u8>> {
     }
 }
 
-/// The games of several inputs in turn, each opened when the previous one ends.
-pub fn inputs(paths: Vec<PathBuf>) -> impl Iterator<Item = Result<Game, GameError>> + Send {
-    paths.into_iter().flat_map(|path| open_games(&path))
+/// The games of several inputs in turn, each opened when the previous one ends; games that
+/// ended early are kept with `from_end`, errors otherwise.
+pub fn inputs(
+    paths: Vec<PathBuf>,
+    from_end: bool,
+) -> impl Iterator<Item = Result<Game, GameError>> + Send {
+    paths.into_iter().flat_map(move |path| {
+        if from_end {
+            open_games_from_end(&path)
+        } else {
+            open_games(&path)
+        }
+    })
 }
 
-/// The number of good games of `shard` in the inputs, by a quick pass that replays without
-/// solving; `None` when an input is standard input or another file that is not a regular file
-/// (it cannot be read twice).
-pub fn count_games(paths: &[PathBuf], shard: crate::drivers::batch::Shard) -> Option<usize> {
+/// The number of good games of `shard` in the inputs (games that ended early counted with
+/// `from_end`), by a quick pass that replays without solving; `None` when an input is standard
+/// input or another file that is not a regular file (it cannot be read twice).
+pub fn count_games(
+    paths: &[PathBuf],
+    shard: crate::drivers::batch::Shard,
+    from_end: bool,
+) -> Option<usize> {
     crate::drivers::batch::count_in_files(paths, shard, || {
-        inputs(paths.to_vec()).filter(Result::is_ok).count()
+        inputs(paths.to_vec(), from_end)
+            .filter(Result::is_ok)
+            .count()
     })
 }
 

@@ -53,11 +53,15 @@ pub fn game_svg(analysis: &GameAnalysis) -> Option<String> {
 pub fn title(analysis: &GameAnalysis) -> String {
     let game = &analysis.game;
     let name = |name: &Option<String>| name.clone().unwrap_or_else(|| "?".to_string());
+    let result = if game.ended_early() {
+        format!("ended early at {}", score_text(game.final_discs()))
+    } else {
+        format!("final {}", score_text(game.final_discs()))
+    };
     format!(
-        "{} (black) vs {} (white), final {}",
+        "{} (black) vs {} (white), {result}",
         name(&game.black),
-        name(&game.white),
-        score_text(game.final_discs())
+        name(&game.white)
     )
 }
 

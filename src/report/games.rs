@@ -62,7 +62,7 @@ impl fmt::Display for Format {
 pub const CSV_HEADER: &str = "game,black,white,tournament,moves,empties,exact_black,exact_white,\
 final_black,final_white,theoretical_depth,theoretical_recorded,theoretical_exact,agree,\
 first_mistake_number,first_mistake_color,first_mistake_move,first_mistake_loss,loss_black,\
-loss_white,solved,nodes,time_ms,unfinished\n";
+loss_white,solved,nodes,time_ms,unfinished,ended_early\n";
 
 /// Disc counts as a game result: `35-29` (black first).
 pub fn score_text((black, white): (u32, u32)) -> String {
@@ -103,12 +103,22 @@ fn text_heading(game: &Game) -> String {
     if let Some(tournament) = &game.tournament {
         first.push_str(&format!(", {tournament}"));
     }
-    let mut second = format!(
-        "  game      {} ({} moves), final {}",
-        game.transcript(),
-        game.moves.len(),
-        score_text(game.final_discs())
-    );
+    let mut second = if game.ended_early() {
+        format!(
+            "  game      {} ({} moves), ended early with {} empties at {} (the moves stop before the game is over)",
+            game.transcript(),
+            game.moves.len(),
+            game.end.board.empties(),
+            score_text(game.final_discs())
+        )
+    } else {
+        format!(
+            "  game      {} ({} moves), final {}",
+            game.transcript(),
+            game.moves.len(),
+            score_text(game.final_discs())
+        )
+    };
     if let Some(recorded) = game.recorded {
         if recorded.final_black != game.final_discs().0 {
             second.push_str(&format!(
@@ -150,8 +160,17 @@ pub fn text_block(analysis: &GameAnalysis) -> String {
                     .first()
                     .map(|m| format!(", best {}", move_name(*m)))
                     .unwrap_or_default();
+                let empties = position.board.empties();
+                let from = if empties == n {
+                    format!("{n} empties  exact")
+                } else {
+                    format!(
+                        "{n} empties  not reached: the game ended early with {empties} empties; \
+                         from there exact"
+                    )
+                };
                 text.push_str(&format!(
-                    "  {n} empties  exact {}, {side}{best}\n",
+                    "  {from} {}, {side}{best}\n",
                     score_text(discs(position, solution.score))
                 ));
             }
@@ -353,6 +372,19 @@ pub struct JsonRecord {
     /// Why a search stopped at a limit (`node limit at 40 empties`); absent when finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unfinished: Option<String>,
+    /// Where a game whose moves stop before it is over stopped (`--from-end`); absent for a
+    /// game played to its end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_early: Option<JsonEndedEarly>,
+}
+
+/// Where a game that ended early stopped, in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsonEndedEarly {
+    /// Moves played.
+    pub moves: usize,
+    /// Empties left.
+    pub empties: u32,
 }
 
 fn json_move(m: &MoveReport) -> JsonMove {
@@ -410,6 +442,10 @@ pub fn json_line(analysis: &GameAnalysis) -> String {
         unfinished: analysis
             .unfinished
             .map(|u| format!("{} at {} empties", u.reason, u.empties)),
+        ended_early: game.ended_early().then(|| JsonEndedEarly {
+            moves: game.moves.len(),
+            empties: game.end.board.empties(),
+        }),
     };
     serde_json::to_string(&record).expect("a record of strings and numbers serializes")
 }
@@ -464,6 +500,11 @@ pub fn csv_row(analysis: &GameAnalysis) -> String {
             .unfinished
             .map(|u| format!("{} at {} empties", u.reason, u.empties))
             .unwrap_or_default(),
+        if game.ended_early() {
+            game.end.board.empties().to_string()
+        } else {
+            String::new()
+        },
     ];
     fields.join(",") + "\n"
 }
@@ -603,6 +644,19 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
             "{} game{} unfinished: a search reached the limit\n",
             thousands(summary.unfinished),
             plural(summary.unfinished)
+        ));
+    }
+    if !summary.ended_early.is_empty() {
+        text.push_str(&format!(
+            "{} game{} ended early, solved from where {} stopped: {}\n",
+            thousands(summary.ended_early.len()),
+            plural(summary.ended_early.len()),
+            if summary.ended_early.len() == 1 {
+                "it"
+            } else {
+                "they"
+            },
+            summary.ended_early.join(", ")
         ));
     }
     if summary.refused > 0 {
