@@ -10,22 +10,16 @@ use std::path::Path;
 use std::process::{Command as StdCommand, Output};
 use std::time::Instant;
 
-use assert_cmd::Command;
 use osolve::board::random::{random_position, Rng};
 use osolve::board::{Bits, Board, Position, Square};
 use osolve::notation::{format_board, parse_text, Source};
 use osolve::search::reference::{alpha_beta, minimax};
 use serde::Deserialize;
-use tempfile::TempDir;
 
 mod common;
-use common::{interrupt_after, spawn, text, whole_lines};
+use common::{binary, interrupt_after, osolve, spawn, temp_dir, text, whole_lines};
 
 const FFO_1_19: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/ffo-1-19.obf");
-
-fn osolve() -> Command {
-    Command::cargo_bin("osolve").expect("the osolve binary is built")
-}
 
 /// Runs `osolve analyze ARGS` and returns its output (whatever the exit code).
 fn analyze(args: &[&str]) -> Output {
@@ -145,7 +139,7 @@ fn obf_numbers(line: &str) -> Numbers {
 
 #[test]
 fn ffo_1_to_19_check_out_in_every_mode() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let out = dir.path().join("ffo.obf");
     let output = analyze(&[
         FFO_1_19,
@@ -206,7 +200,7 @@ fn ffo_1_to_19_check_out_in_every_mode() {
 
 #[test]
 fn check_reports_every_wrong_score() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let input = fs::read_to_string(FFO_1_19).unwrap();
     let mut lines: Vec<String> = input.lines().take(3).map(str::to_string).collect();
     // Line 2: B2 scores +0, not +4. Line 3: A8 is not a legal move.
@@ -240,7 +234,7 @@ fn check_reports_every_wrong_score() {
 
 #[test]
 fn every_move_equals_the_reference_minimax() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let positions = random_positions(2024, 200, &[8, 9, 10, 11, 12]);
     let path = dir.path().join("random.txt");
     write_positions(&path, &positions);
@@ -313,7 +307,7 @@ fn assert_whole_lines_for(path: &Path, positions: &[Position]) -> usize {
 
 #[test]
 fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     // Small positions (solved in parallel) and larger ones (one at a time, all threads).
     let positions = random_positions(99, 48, &[11, 15, 12, 16, 13, 14]);
     let input = dir.path().join("positions.txt");
@@ -382,7 +376,7 @@ fn without_measurements(text: &str) -> Vec<String> {
 
 #[test]
 fn resume_completes_cut_json_lines_and_csv_outputs() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     for format in ["jsonl", "csv"] {
         let whole = dir.path().join(format!("whole.{format}"));
         let output = analyze(&[FFO_1_19, "-o", whole.to_str().unwrap(), "-q"]);
@@ -405,7 +399,7 @@ fn resume_completes_cut_json_lines_and_csv_outputs() {
 
 #[test]
 fn resume_refuses_an_output_of_another_input() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let out = dir.path().join("other.obf");
     let line = fs::read_to_string(FFO_1_19)
         .unwrap()
@@ -467,7 +461,7 @@ fn source_key(source: &str, files: &[&str]) -> (usize, usize) {
 
 #[test]
 fn shards_sorted_by_source_equal_the_whole() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let a = dir.path().join("a.txt");
     let b = dir.path().join("b.txt");
     write_positions(&a, &random_positions(1, 25, &[10, 12, 14]));
@@ -509,7 +503,7 @@ fn shards_sorted_by_source_equal_the_whole() {
 
 #[test]
 fn shard_script_merges_into_the_unsharded_output() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let a = dir.path().join("a.txt");
     let b = dir.path().join("b.txt");
     write_positions(&a, &random_positions(3, 16, &[9, 11, 13]));
@@ -521,7 +515,7 @@ fn shard_script_merges_into_the_unsharded_output() {
     b_text.insert_str(0, "# positions\nnot a position\n");
     fs::write(&b, b_text).unwrap();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/shard.sh");
-    let binary = assert_cmd::cargo::cargo_bin("osolve");
+    let binary = binary();
     for format in ["obf", "jsonl", "csv"] {
         let merged = dir.path().join(format!("merged.{format}"));
         let output = StdCommand::new("bash")
@@ -571,7 +565,7 @@ fn shard_script_merges_into_the_unsharded_output() {
 
 #[test]
 fn jsonl_and_csv_read_back_to_the_numbers_of_obf() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let mut lines: Vec<String> = fs::read_to_string(FFO_1_19)
         .unwrap()
         .lines()
@@ -683,7 +677,7 @@ fn jsonl_and_csv_read_back_to_the_numbers_of_obf() {
 
 #[test]
 fn a_bad_line_is_reported_and_skipped_or_stops_a_strict_run() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let ffo: Vec<&str> = include_str!("../positions/ffo-1-19.obf")
         .lines()
         .take(3)
@@ -763,7 +757,7 @@ fn standard_input_is_analysed_like_a_file() {
 
 #[test]
 fn resume_refuses_other_options_and_changes_nothing() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let exact = dir.path().join("exact.obf");
     let output = analyze(&[FFO_1_19, "-o", exact.to_str().unwrap(), "-q"]);
     assert_eq!(output.status.code(), Some(0));
@@ -843,7 +837,7 @@ fn resume_refuses_other_options_and_changes_nothing() {
 
 #[test]
 fn a_resume_refused_for_another_input_changes_nothing() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let out = dir.path().join("out.obf");
     let output = analyze(&[FFO_1_19, "-o", out.to_str().unwrap(), "-q"]);
     assert_eq!(output.status.code(), Some(0));
@@ -877,7 +871,7 @@ fn a_resume_refused_for_another_input_changes_nothing() {
 #[test]
 fn a_resumed_check_counts_the_positions_already_in_the_output() {
     // FFO #1-#19 with one wrong expected score on line 2 (A4 is +10).
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let input = dir.path().join("one-wrong.obf");
     let text_in = fs::read_to_string(FFO_1_19).unwrap();
     let wrong = text_in.replacen("X; A4:+10;", "X; A4:+12;", 1);

@@ -3,11 +3,12 @@
 //! annotation exits 1 and is listed, JSON lines carry every field, repeats give one time per
 //! run, and bad suites are refused with exit code 2.
 
-use assert_cmd::Command;
 use serde_json::Value;
-use std::fs;
 use std::path::PathBuf;
 use tempfile::TempDir;
+
+mod common;
+use common::{finished, osolve, temp_dir, write_file};
 
 /// FFO #20 (6 empties), #1 and #5 (14 empties each), with their published move scores.
 const SMALL: [&str; 3] = [
@@ -16,35 +17,25 @@ const SMALL: [&str; 3] = [
     "-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X; G8:+32; G2:+12; B2:-20; G6:-26; G1:-32; G7:-34;",
 ];
 
-fn osolve() -> Command {
-    Command::cargo_bin("osolve").expect("the osolve binary is built")
-}
-
 /// A suite file in a fresh directory: a comment line, then `lines` (so position k is on line
 /// k + 1 and numbered so).
 fn suite(lines: &[&str]) -> (TempDir, PathBuf) {
-    let dir = TempDir::new().expect("a temporary directory");
-    let path = dir.path().join("small.obf");
+    let dir = temp_dir();
     let mut text = String::from("# three small positions\n");
     for line in lines {
         text.push_str(line);
         text.push('\n');
     }
-    fs::write(&path, text).expect("the suite is written");
+    let path = write_file(dir.path(), "small.obf", text);
     (dir, path)
 }
 
 /// Runs `osolve bench --threads 1 --hash-mb 16 ARGS` and returns (exit code, stdout, stderr).
 fn bench(args: &[&str]) -> (i32, String, String) {
-    let output = osolve()
-        .args(["bench", "--threads", "1", "--hash-mb", "16"])
-        .args(args)
-        .output()
-        .expect("osolve runs");
-    (
-        output.status.code().expect("osolve exits by itself"),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
+    finished(
+        osolve()
+            .args(["bench", "--threads", "1", "--hash-mb", "16"])
+            .args(args),
     )
 }
 

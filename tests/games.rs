@@ -10,25 +10,19 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::Command;
 use osolve::board::Color;
 use osolve::games::wthor::{Header, Record, HEADER_LEN, RECORD_LEN};
 use osolve::games::{open_games, Game};
 use osolve::notation::format_board;
 use osolve::report::games::JsonRecord;
-use tempfile::TempDir;
 
 mod common;
-use common::{interrupt_after, spawn, text, whole_lines};
+use common::{interrupt_after, osolve, spawn, temp_dir, text, whole_lines};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games");
 
 fn data(name: &str) -> String {
     format!("{DATA}/{name}")
-}
-
-fn osolve() -> Command {
-    Command::cargo_bin("osolve").expect("the osolve binary is built")
 }
 
 /// Runs `osolve games ARGS` and returns its output (whatever the exit code).
@@ -231,7 +225,7 @@ fn wthor_subset(path: &Path, records: &[usize], wrong: Option<u8>) {
 /// theoretical score (58 instead of 60).
 #[test]
 fn theoretical_scores_of_2021_agree_and_a_wrong_one_is_listed_with_its_position() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let path = dir.path().join("cheap.wtb");
     wthor_subset(&path, &[23, 20, 22, 20], Some(58));
     let output = games(&[
@@ -287,7 +281,7 @@ fn all_320_theoretical_scores_of_2021_agree() {
 fn a_game_is_followed_from_24_empties_in_text() {
     // Game 24 of 2021: white wins 64-0 with perfect play from 24 empties, the players'
     // 12-52 notwithstanding.
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let path = dir.path().join("one.wtb");
     wthor_subset(&path, &[23], None);
     fs::copy(data("WTHOR.JOU"), dir.path().join("WTHOR.JOU")).unwrap();
@@ -335,7 +329,7 @@ fn write_bytes(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 
 #[test]
 fn corrupted_files_are_reported_and_the_rest_is_analysed() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let sample = fs::read(data("sample.wtb")).unwrap();
     let move_byte = |game: usize, number: usize| HEADER_LEN + (game - 1) * RECORD_LEN + 7 + number;
 
@@ -492,7 +486,7 @@ fn shards_together_equal_the_whole_run() {
 
 #[test]
 fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let input = data("WTH_2021.wtb");
     let out = dir.path().join("resumed.jsonl");
     let args = [
@@ -551,7 +545,7 @@ fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
 
 #[test]
 fn text_and_csv_outputs_resume_after_a_cut_record() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let input = data("sample.wtb");
     for (format, name) in [("text", "out.txt"), ("csv", "out.csv")] {
         let whole = dir.path().join(format!("whole-{name}"));

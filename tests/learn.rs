@@ -4,16 +4,14 @@
 //! and reports its errors per set, and bad input is an error naming the file and line.
 
 use std::fs;
+use std::time::Duration;
 
-use assert_cmd::Command;
 use osolve::eval::Weights;
 use osolve::notation::{open_path, Parsed};
 use osolve::search::reference::minimax;
-use tempfile::TempDir;
 
-fn osolve() -> Command {
-    Command::cargo_bin("osolve").expect("the osolve binary is built")
-}
+mod common;
+use common::{osolve, root, temp_dir, Background};
 
 fn read_all(path: &std::path::Path) -> Vec<Parsed> {
     open_path(path)
@@ -24,7 +22,7 @@ fn read_all(path: &std::path::Path) -> Vec<Parsed> {
 
 #[test]
 fn gen_writes_exact_labels_reproducibly() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let one = dir.path().join("one.obf");
     let two = dir.path().join("two.obf");
     for (path, threads) in [(&one, "1"), (&two, "2")] {
@@ -67,7 +65,7 @@ fn gen_writes_exact_labels_reproducibly() {
 
 #[test]
 fn train_fits_and_writes_readable_weights() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let data = dir.path().join("data.obf");
     let weights = dir.path().join("w.bin");
     let out = osolve()
@@ -123,7 +121,7 @@ fn train_fits_and_writes_readable_weights() {
 
 #[test]
 fn train_rejects_unlabelled_lines_with_their_place() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let data = dir.path().join("bad.obf");
     fs::write(
         &data,
@@ -164,14 +162,14 @@ fn gen_rejects_a_bad_range() {
 #[test]
 fn gen_stops_when_the_range_holds_fewer_positions_than_asked() {
     // 58 empties holds three positions up to symmetry; 59-60 two. Both once spun for ever.
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     for (empties, asked, depth, found) in [("58", "4", "1", 3), ("59-60", "10", "2", 2)] {
         let path = dir.path().join(format!("{empties}.obf"));
         let out = osolve()
             .args(["gen", "--positions", asked, "--empties", empties])
             .args(["--search-depth", depth, "-o"])
             .arg(&path)
-            .timeout(std::time::Duration::from_secs(60))
+            .timeout(Duration::from_secs(60))
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -190,43 +188,29 @@ fn gen_stops_when_the_range_holds_fewer_positions_than_asked() {
 #[test]
 fn gen_obeys_a_signal_while_labelling_with_searches() {
     // Search labels never looked at the signal: a run went on to its last position.
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let path = dir.path().join("big.obf");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("osolve"))
-        .args(["gen", "--positions", "1000000", "--empties", "20-40"])
-        .args(["--search-depth", "4", "--threads", "2", "-o"])
-        .arg(&path)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    let lines = || fs::read(&path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
-    while lines() < 1 {
-        assert!(std::time::Instant::now() < deadline, "no line written");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    let pid = child.id().to_string();
-    assert!(std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .unwrap()
-        .success());
-    let mut child = child;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("gen did not stop within 20 s of SIGTERM");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
-    assert_eq!(status.code(), Some(130), "{stderr}");
+    let mut gen = Background::start(
+        root(),
+        &[
+            "gen",
+            "--positions",
+            "1000000",
+            "--empties",
+            "20-40",
+            "--search-depth",
+            "4",
+            "--threads",
+            "2",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+    );
+    gen.wait_for_lines(&path, 1);
+    gen.signal("-TERM");
+    let stopped = gen.stop_within(Duration::from_secs(20));
+    let stderr = stopped.stderr;
+    assert_eq!(stopped.code, 130, "{stderr}");
     let kept = read_all(&path).len();
     assert!(
         stderr.contains(&format!("interrupted: {kept} complete lines kept in")),

@@ -3,37 +3,31 @@
 //! minutes on one core, #20-#39, with #31's corrected G1 score), writes its OBF output the way
 //! Edax's own fforum files are written, and reads Edax's `--:-127` end-of-list sentinel.
 
-use assert_cmd::Command;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{finished, osolve, root, temp_dir};
 
 /// Runs `osolve analyze --check` on one thread over `file` (OBF output to `out`): exit code and
 /// standard error.
 fn check(file: &Path, out: &Path) -> (i32, String) {
-    let output = Command::cargo_bin("osolve")
-        .unwrap()
-        .args([
-            "analyze",
-            "--check",
-            "--threads",
-            "1",
-            "--hash-mb",
-            "64",
-            "-o",
-        ])
-        .arg(out)
-        .arg(file)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    let (code, _, stderr) = finished(
+        osolve()
+            .args([
+                "analyze",
+                "--check",
+                "--threads",
+                "1",
+                "--hash-mb",
+                "64",
+                "-o",
+            ])
+            .arg(out)
+            .arg(file),
+    );
+    (code, stderr)
 }
 
 /// A line's board and its move scores as a set (the order of equal scores is free).
@@ -46,7 +40,7 @@ fn scores(line: &str) -> (String, BTreeSet<String>) {
 
 #[test]
 fn ffo_1_to_19_check_and_are_written_as_edax_writes_them() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let input = root().join("positions/ffo-1-19.obf");
     let out = dir.path().join("ffo.obf");
     let (code, stderr) = check(&input, &out);
@@ -75,7 +69,7 @@ fn ffo_1_to_19_check_and_are_written_as_edax_writes_them() {
 
 #[test]
 fn edax_end_of_list_sentinel_is_read_as_no_more_scores() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     // FFO #1 with its first two scores, then the sentinel Edax's hard problem sets carry.
     let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; \
                 H1:+12; --:-127;\n";
@@ -106,7 +100,7 @@ fn ffo_31_carries_the_corrected_g1_score() {
 #[test]
 #[ignore]
 fn ffo_20_to_39_check() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let input = root().join("positions/ffo-20-39.obf");
     let (code, stderr) = check(&input, &dir.path().join("out.obf"));
     assert_eq!(code, 0, "{stderr}");
