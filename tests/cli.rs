@@ -5,15 +5,14 @@
 //! interrupted run, and `perft`. Each test runs the real binary with assert_cmd and checks the
 //! values it prints, not just that it ran.
 
-use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use assert_cmd::Command;
-use osolve::board::{Color, Position, Square};
+use osolve::board::{Color, Position};
 use osolve::notation::{format_board, parse_position};
-use osolve::search::{SolveOptions, Solver};
 use serde_json::{json, Value};
+
+mod common;
+use common::{osolve, root, solver, sq, temp_dir, Background};
 
 /// FFO #1 (14 empties, black to move): G8 +18 is the only best move.
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
@@ -29,12 +28,6 @@ const FINISHED: &str = "----------X-------X------XXXXXX-X-XXX------X------------
 /// A 46-move game from the start (no passes), leaving 14 empties with black to move.
 const TRANSCRIPT: &str =
     "c4c3d3e3f3d6b3e2d7b5d2g2b4c7g3d1c6g4b6b2d8c5f5a5e1f6e6a2b1a4g7a1h1c1g5h3a3b7a8h5g6h6h7e8h4c8";
-
-fn osolve() -> Command {
-    let mut command = Command::cargo_bin("osolve").expect("the osolve binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
 
 fn stdout_of(output: &std::process::Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
@@ -67,10 +60,6 @@ fn solve_json(args: &[&str]) -> (i32, Vec<Value>, String) {
         .expect("osolve runs");
     let code = output.status.code().expect("osolve exits normally");
     (code, json_lines(&output), stderr_of(&output))
-}
-
-fn sq(name: &str) -> Square {
-    name.parse().unwrap()
 }
 
 /// Plays a reported PV from `position` with the board engine, checking each move is legal and
@@ -168,12 +157,7 @@ fn solve_a_transcript_given_inline() {
     assert_eq!(r["score"], 4);
     assert_eq!(r["final_discs"], json!({"black": 34, "white": 30}));
     // The library, called directly, agrees with the binary.
-    let mut solver = Solver::new(SolveOptions {
-        threads: 1,
-        hash_mb: 16,
-        wld: false,
-    })
-    .unwrap();
+    let mut solver = solver(1, 16);
     assert_eq!(solver.solve(&position).unwrap().score, 4);
     // The best move keeps the score (others may tie), and so does the whole PV.
     let best = position.play(sq(r["best_move"].as_str().unwrap())).unwrap();
@@ -207,12 +191,7 @@ fn a_position_that_must_pass_reports_the_pass() {
     // The score is the negation of white's score in the passed position, solved by the library.
     let position = parse_position(MUST_PASS).unwrap().position;
     assert_eq!(position.board.moves(), 0);
-    let mut solver = Solver::new(SolveOptions {
-        threads: 1,
-        hash_mb: 16,
-        wld: false,
-    })
-    .unwrap();
+    let mut solver = solver(1, 16);
     assert_eq!(solver.solve(&position.pass()).unwrap().score, 24);
     let pv = r["pv"].as_array().unwrap();
     assert_eq!(pv[0], "--");
@@ -255,7 +234,7 @@ fn wld_gives_the_sign_of_the_score() {
 
 #[test]
 fn inputs_are_solved_in_command_line_order() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     std::fs::write(dir.path().join("two.obf"), format!("{FFO_2}\n")).unwrap();
     let output = osolve()
         .current_dir(dir.path())
@@ -344,7 +323,7 @@ fn standard_input_is_read_with_a_dash() {
 
 #[test]
 fn a_bad_line_is_reported_and_the_rest_solved() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let short = format!("{} X", &FFO_1[..63]);
     std::fs::write(
         dir.path().join("bad.obf"),
@@ -371,7 +350,7 @@ fn a_bad_line_is_reported_and_the_rest_solved() {
 
 #[test]
 fn invalid_utf8_is_reported_with_its_column() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let mut bytes = format!("{FFO_1}\n").into_bytes();
     bytes.extend_from_slice(b"--X\xff\xfe-- X\n");
     bytes.extend_from_slice(format!("{FFO_2}\n").as_bytes());
@@ -441,56 +420,34 @@ fn solve_needs_an_input() {
     assert!(stderr_of(&output).contains("required arguments were not provided"));
 }
 
-/// Waits for `child` to exit, at most `limit`.
-fn wait_for(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if let Some(status) = child.try_wait().unwrap() {
-            return Some(status);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    None
-}
-
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_the_search_and_keeps_what_was_solved() {
     // FFO #1 is solved at once; the 50-empty opening after it would take years (--force: it
     // is not refused).
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("osolve"))
-        .args(["solve", "--json", "--hash-mb", "16", "--force", "-p", FFO_1])
-        .args(["-p", "f5d6c3d3c4f4f6f3e6e7"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let record: Value = serde_json::from_str(&first).unwrap();
+    let mut solving = Background::start(
+        root(),
+        &[
+            "solve",
+            "--json",
+            "--hash-mb",
+            "16",
+            "--force",
+            "-p",
+            FFO_1,
+            "-p",
+            "f5d6c3d3c4f4f6f3e6e7",
+        ],
+    );
+    let record: Value = serde_json::from_str(&solving.read_line()).unwrap();
     assert_eq!(record["score"], 18);
     // The first report is flushed before the second search starts, with the handler installed.
     std::thread::sleep(Duration::from_millis(200));
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let status = wait_for(&mut child, Duration::from_secs(60)).expect("osolve stops");
-    assert_eq!(status.code(), Some(130));
-    let mut rest = String::new();
-    stdout.read_to_string(&mut rest).unwrap();
-    assert_eq!(rest, "", "nothing after the finished position");
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert_eq!(stderr, "interrupted: 1 position solved\n");
+    solving.signal("-TERM");
+    let stopped = solving.stop_within(Duration::from_secs(60));
+    assert_eq!(stopped.code, 130);
+    assert_eq!(stopped.stdout, "", "nothing after the finished position");
+    assert_eq!(stopped.stderr, "interrupted: 1 position solved\n");
 }
 
 #[test]

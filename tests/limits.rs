@@ -4,31 +4,12 @@
 //! that reaches one is reported unfinished, or dropped by `gen`) and `--force`; and every
 //! command stops promptly on SIGTERM, keeps what it finished and exits 130.
 
-use assert_cmd::Command;
 use std::fs;
 use std::path::Path;
-use std::process::{Command as Process, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-fn osolve(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("osolve").expect("the osolve binary is built");
-    command.current_dir(dir);
-    command
-}
-
-/// Runs `osolve ARGS` in `dir`: exit code, standard output, standard error.
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = osolve(dir).args(args).output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{root, run_in, temp_dir, Background};
 
 /// What `solve` says of a position too deep to finish, for `source` with `empties` empties.
 fn refused(source: &str, empties: u32, then: &str) -> String {
@@ -42,7 +23,7 @@ fn refused(source: &str, empties: u32, then: &str) -> String {
 #[test]
 fn show_refuses_a_hopeless_depth_and_takes_limits() {
     for mode in ["--analyze", "--solve"] {
-        let (code, stdout, stderr) = run(root(), &["show", "-p", "f5", mode, "--ascii"]);
+        let (code, stdout, stderr) = run_in(root(), &["show", "-p", "f5", mode, "--ascii"]);
         assert_eq!(code, 2, "{mode}");
         assert_eq!(stdout, "", "{mode}");
         assert_eq!(
@@ -51,7 +32,7 @@ fn show_refuses_a_hopeless_depth_and_takes_limits() {
             "{mode}"
         );
     }
-    let (code, stdout, stderr) = run(
+    let (code, stdout, stderr) = run_in(
         root(),
         &[
             "show",
@@ -82,7 +63,7 @@ fn games_refuses_hopeless_depths_and_reports_games_stopped_at_a_limit() {
     // The six transcripts of the sample (a comment line above them).
     let games = 6;
     let sample = sample.to_str().unwrap();
-    let (code, stdout, stderr) = run(root(), &["games", sample, "--empties", "40"]);
+    let (code, stdout, stderr) = run_in(root(), &["games", sample, "--empties", "40"]);
     assert_eq!(code, 2);
     assert_eq!(stdout, "");
     for k in 1..=games {
@@ -93,7 +74,7 @@ fn games_refuses_hopeless_depths_and_reports_games_stopped_at_a_limit() {
         "read {games} games: 0 analysed, 0 skipped, {games} refused\n"
     )));
 
-    let (code, stdout, stderr) = run(
+    let (code, stdout, stderr) = run_in(
         root(),
         &[
             "games",
@@ -126,8 +107,8 @@ fn games_refuses_hopeless_depths_and_reports_games_stopped_at_a_limit() {
 
 #[test]
 fn gen_refuses_hopeless_depths_and_drops_positions_stopped_at_a_limit() {
-    let dir = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = run(
+    let dir = temp_dir();
+    let (code, _, stderr) = run_in(
         dir.path(),
         &[
             "gen",
@@ -148,7 +129,7 @@ fn gen_refuses_hopeless_depths_and_drops_positions_stopped_at_a_limit() {
     );
     assert!(!dir.path().join("g.obf").exists());
 
-    let (code, stdout, stderr) = run(
+    let (code, stdout, stderr) = run_in(
         dir.path(),
         &[
             "gen",
@@ -173,9 +154,9 @@ fn gen_refuses_hopeless_depths_and_drops_positions_stopped_at_a_limit() {
 
 #[test]
 fn bench_refuses_a_suite_too_deep_and_marks_rows_stopped_at_a_limit() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     fs::write(dir.path().join("openings.txt"), "f5\nf5d6\n").unwrap();
-    let (code, stdout, stderr) = run(dir.path(), &["bench", "--suite", "openings.txt"]);
+    let (code, stdout, stderr) = run_in(dir.path(), &["bench", "--suite", "openings.txt"]);
     assert_eq!(code, 2);
     assert_eq!(stdout, "");
     assert_eq!(
@@ -187,7 +168,7 @@ fn bench_refuses_a_suite_too_deep_and_marks_rows_stopped_at_a_limit() {
         )
     );
 
-    let (code, stdout, _) = run(
+    let (code, stdout, _) = run_in(
         root(),
         &[
             "bench",
@@ -210,33 +191,17 @@ fn bench_refuses_a_suite_too_deep_and_marks_rows_stopped_at_a_limit() {
 /// Starts `osolve ARGS` in `dir`, sends SIGTERM after `wait`, and returns the exit code, the
 /// standard output and error, and how long it took to end after the signal.
 fn terminate(dir: &Path, args: &[&str], wait: Duration) -> (i32, String, String, Duration) {
-    let child = Process::new(assert_cmd::cargo::cargo_bin("osolve"))
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut running = Background::start(dir, args);
     std::thread::sleep(wait);
-    let status = Process::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success(), "{args:?} ended before the signal");
-    let sent = Instant::now();
-    let output = child.wait_with_output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-        sent.elapsed(),
-    )
+    running.signal("-TERM");
+    let stopped = running.stop_within(Duration::from_secs(120));
+    (stopped.code, stopped.stdout, stopped.stderr, stopped.took)
 }
 
 #[cfg(unix)]
 #[test]
 fn every_solving_command_stops_on_sigterm_with_130() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let sample = root().join("tests/data/games/sample.txt");
     let sample = sample.to_str().unwrap();
     let second = Duration::from_secs(1);

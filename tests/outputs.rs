@@ -2,31 +2,17 @@
 //! inputs (the same spelling, `./`, a symbolic link, a hard link, a WThor names file) is refused
 //! with one line and exit code 2 before anything is written, and the input keeps every byte.
 
-use assert_cmd::Command;
 use std::fs;
 use std::path::Path;
+
+mod common;
+use common::{root, run_in, temp_dir};
 
 /// FFO #1 and #2, as OBF lines with every move's score.
 const TWO_POSITIONS: &str = "\
 --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;
 -XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X; A4:+10; B2:+0; A3:-6; G7:-8; A7:-12; H7:-14; B7:-14; H2:-24;
 ";
-
-fn osolve(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("osolve").expect("the osolve binary is built");
-    command.current_dir(dir);
-    command
-}
-
-/// Runs `osolve ARGS` in `dir` and returns the exit code, standard output and standard error.
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = osolve(dir).args(args).output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
 
 /// The one line every refusal prints, for `option OUT` over the input spelled `input`.
 fn refusal(option: &str, out: &str, input: Option<&str>) -> String {
@@ -39,7 +25,7 @@ fn refusal(option: &str, out: &str, input: Option<&str>) -> String {
 
 /// A directory holding `five.obf` (the two positions), its hard link and a symbolic link to it.
 fn inputs() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     fs::write(dir.path().join("in.obf"), TWO_POSITIONS).unwrap();
     fs::hard_link(dir.path().join("in.obf"), dir.path().join("hard.obf")).unwrap();
     #[cfg(unix)]
@@ -77,14 +63,14 @@ fn analyze_refuses_its_input_as_output_in_every_spelling() {
         ),
     ];
     for (args, out, input) in cases {
-        let (code, stdout, stderr) = run(dir.path(), args);
+        let (code, stdout, stderr) = run_in(dir.path(), args);
         assert_eq!(code, 2, "{args:?}");
         assert_eq!(stdout, "", "{args:?}");
         assert_eq!(stderr, refusal("-o", out, *input), "{args:?}");
         assert_untouched(dir.path());
     }
     // The same input given twice and another file: still the second input that is refused.
-    let (code, _, stderr) = run(
+    let (code, _, stderr) = run_in(
         dir.path(),
         &["analyze", "in.obf", "hard.obf", "-o", "hard.obf"],
     );
@@ -95,10 +81,10 @@ fn analyze_refuses_its_input_as_output_in_every_spelling() {
 
 #[test]
 fn analyze_svg_refuses_a_directory_holding_an_input_named_like_a_picture() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     fs::create_dir(dir.path().join("pics")).unwrap();
     fs::write(dir.path().join("pics/position-1.svg"), TWO_POSITIONS).unwrap();
-    let (code, _, stderr) = run(
+    let (code, _, stderr) = run_in(
         dir.path(),
         &[
             "analyze",
@@ -124,10 +110,10 @@ fn analyze_svg_refuses_a_directory_holding_an_input_named_like_a_picture() {
 
 #[test]
 fn games_refuses_its_input_and_the_names_file_beside_a_database() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let transcripts = "f5d6c3d3c4f4f6f3e6e7\n";
     fs::write(dir.path().join("gs.txt"), transcripts).unwrap();
-    let (code, stdout, stderr) = run(
+    let (code, stdout, stderr) = run_in(
         dir.path(),
         &["games", "gs.txt", "--empties", "10", "-o", "./gs.txt"],
     );
@@ -138,12 +124,12 @@ fn games_refuses_its_input_and_the_names_file_beside_a_database() {
         transcripts
     );
 
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/games");
+    let data = root().join("tests/data/games");
     for name in ["sample.wtb", "WTHOR.JOU"] {
         fs::copy(data.join(name), dir.path().join(name)).unwrap();
     }
     let names = fs::read(dir.path().join("WTHOR.JOU")).unwrap();
-    let (code, _, stderr) = run(
+    let (code, _, stderr) = run_in(
         dir.path(),
         &["games", "sample.wtb", "--empties", "4", "-o", "WTHOR.JOU"],
     );
@@ -157,20 +143,20 @@ fn show_gen_and_train_refuse_their_inputs() {
     let dir = inputs();
     let one = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; +18;\n";
     fs::write(dir.path().join("one.obf"), one).unwrap();
-    let (code, stdout, stderr) = run(dir.path(), &["show", "one.obf", "--svg", "one.obf"]);
+    let (code, stdout, stderr) = run_in(dir.path(), &["show", "one.obf", "--svg", "one.obf"]);
     assert_eq!((code, stdout.as_str()), (2, ""));
     assert_eq!(stderr, refusal("--svg", "one.obf", None));
     assert_eq!(fs::read_to_string(dir.path().join("one.obf")).unwrap(), one);
 
-    let (code, _, stderr) = run(dir.path(), &["train", "one.obf", "-o", "./one.obf"]);
+    let (code, _, stderr) = run_in(dir.path(), &["train", "one.obf", "-o", "./one.obf"]);
     assert_eq!(code, 2);
     assert_eq!(stderr, refusal("-o", "./one.obf", Some("one.obf")));
     assert_eq!(fs::read_to_string(dir.path().join("one.obf")).unwrap(), one);
 
-    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/eval.bin");
+    let weights = root().join("data/eval.bin");
     fs::copy(&weights, dir.path().join("w.bin")).unwrap();
     let before = fs::read(dir.path().join("w.bin")).unwrap();
-    let (code, _, stderr) = run(
+    let (code, _, stderr) = run_in(
         dir.path(),
         &[
             "gen",

@@ -9,8 +9,7 @@ mod common;
 use std::fs;
 use std::time::Duration;
 
-use assert_cmd::Command;
-use common::solver;
+use common::{run, solver, temp_dir};
 use osolve::board::random::{random_position, Rng};
 use osolve::board::{Color, Position};
 use osolve::notation::{format_board, parse_position};
@@ -21,35 +20,14 @@ use serde_json::{json, Value};
 /// The standard start: 60 empties.
 const START: &str = "---------------------------OX------XO--------------------------- X";
 
-fn osolve() -> Command {
-    let mut command = Command::cargo_bin("osolve").expect("the osolve binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Run {
-    let output = osolve().args(args).output().unwrap();
-    Run {
-        code: output.status.code().expect("osolve exits normally"),
-        stdout: String::from_utf8(output.stdout).unwrap(),
-        stderr: String::from_utf8(output.stderr).unwrap(),
-    }
-}
-
 /// `osolve solve --json -p TEXT [ARGS]`: the one record printed.
 fn solve_one(text: &str, args: &[&str]) -> Value {
     let mut all = vec!["solve", "--json", "--hash-mb", "16", "-p", text];
     all.extend_from_slice(args);
-    let out = run(&all);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(out.stdout.lines().count(), 1, "{}", out.stdout);
-    serde_json::from_str(&out.stdout).unwrap()
+    let (code, stdout, stderr) = run(&all);
+    assert_eq!(code, 0, "{}", stderr);
+    assert_eq!(stdout.lines().count(), 1, "{}", stdout);
+    serde_json::from_str(&stdout).unwrap()
 }
 
 fn ffo(number: u32) -> (Position, i32) {
@@ -89,14 +67,13 @@ fn a_board_without_discs_of_one_colour_is_over_and_the_empties_go_to_the_winner(
     assert_eq!(r["best_move"], Value::Null);
     // No disc at all cannot occur in Othello (every game starts with four): refused, not
     // reported as a finished 32-32 draw.
-    let out = run(&["solve", "--json", "-p", &format!("{} X", "-".repeat(64))]);
-    assert_eq!(out.code, 2);
-    assert_eq!(out.stdout, "");
+    let (code, stdout, stderr) = run(&["solve", "--json", "-p", &format!("{} X", "-".repeat(64))]);
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
     assert!(
-        out.stderr
-            .contains("a board with no discs cannot occur in Othello"),
+        stderr.contains("a board with no discs cannot occur in Othello"),
         "{}",
-        out.stderr
+        stderr
     );
 }
 
@@ -164,11 +141,11 @@ fn boards_no_game_can_reach_are_solved_like_any_other() {
 
 #[test]
 fn the_start_position_is_refused_without_a_limit_and_bounded_with_one() {
-    let out = run(&["solve", "-p", START]);
-    assert_eq!(out.code, 2);
-    assert_eq!(out.stdout, "");
+    let (code, stdout, stderr) = run(&["solve", "-p", START]);
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
     assert_eq!(
-        out.stderr,
+        stderr,
         format!(
             "osolve: <position>:1: 60 empty squares: not solved, an exact solve would not finish \
              (it takes months or more beyond {FEASIBLE_EMPTIES} empties); use --force to try \
@@ -191,20 +168,20 @@ fn the_start_position_is_refused_without_a_limit_and_bounded_with_one() {
 
 #[test]
 fn analyze_refuses_deep_positions_like_bad_lines_unless_forced() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let path = dir.path().join("mixed.txt");
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
     fs::write(&path, format!("{ffo1}\n{START}\n")).unwrap();
     let file = path.to_str().unwrap();
-    let out = run(&["analyze", file, "--best-only", "--format", "obf", "-q"]);
-    assert_eq!(out.code, 2, "{}", out.stderr);
-    assert_eq!(out.stdout, format!("{ffo1}; G8:+18;\n"));
-    assert!(out.stderr.starts_with(&format!(
+    let (code, stdout, stderr) = run(&["analyze", file, "--best-only", "--format", "obf", "-q"]);
+    assert_eq!(code, 2, "{}", stderr);
+    assert_eq!(stdout, format!("{ffo1}; G8:+18;\n"));
+    assert!(stderr.starts_with(&format!(
         "{file}:2: 60 empty squares: not solved, an exact solve would not finish"
     )));
-    assert!(out.stderr.ends_with("(skipped)\n"), "{}", out.stderr);
+    assert!(stderr.ends_with("(skipped)\n"), "{}", stderr);
     // With a limit both are analysed, the deep one unfinished.
-    let out = run(&[
+    let (code, stdout, stderr) = run(&[
         "analyze",
         file,
         "--best-only",
@@ -214,9 +191,8 @@ fn analyze_refuses_deep_positions_like_bad_lines_unless_forced() {
         "--node-limit",
         "100000",
     ]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let records: Vec<Value> = out
-        .stdout
+    assert_eq!(code, 0, "{}", stderr);
+    let records: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -229,7 +205,7 @@ fn analyze_refuses_deep_positions_like_bad_lines_unless_forced() {
 
 #[test]
 fn bad_flags_and_unreadable_inputs_are_one_line_errors_with_exit_code_2() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let good = dir.path().join("good.txt");
     fs::write(&good, "f5d6c3d3c4f4f6f3e6e7\n").unwrap();
     let good = good.to_str().unwrap().to_string();
@@ -317,11 +293,11 @@ fn bad_flags_and_unreadable_inputs_are_one_line_errors_with_exit_code_2() {
     ));
     for (args, message) in &cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = run(&args);
-        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
-        assert_eq!(out.stdout, "", "{args:?}");
-        assert_eq!(out.stderr.lines().count(), 1, "{args:?}: {}", out.stderr);
-        assert!(out.stderr.starts_with(message), "{args:?}: {}", out.stderr);
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {}", stderr);
+        assert_eq!(stdout, "", "{args:?}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {}", stderr);
+        assert!(stderr.starts_with(message), "{args:?}: {}", stderr);
     }
     assert!(cases.len() >= 18);
 }
@@ -507,7 +483,7 @@ fn the_cli_reports_unfinished_positions_with_bounds_never_a_score() {
         lower > -64,
         "the aspiration probe finishes within 2M nodes: {r}"
     );
-    let out = run(&[
+    let (code, stdout, _) = run(&[
         "solve",
         "--quiet",
         "positions/ffo-40.obf",
@@ -516,12 +492,11 @@ fn the_cli_reports_unfinished_positions_with_bounds_never_a_score() {
         "--threads",
         "1",
     ]);
-    assert_eq!(out.code, 0);
+    assert_eq!(code, 0);
     assert!(
-        out.stdout
-            .starts_with("positions/ffo-40.obf:1  unfinished (node limit): score >= +"),
+        stdout.starts_with("positions/ffo-40.obf:1  unfinished (node limit): score >= +"),
         "{}",
-        out.stdout
+        stdout
     );
     // The same run without a limit is exact.
     let r = solve_one(text.trim(), &["--time-limit", "3600"]);

@@ -6,28 +6,14 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use osolve::board::Square;
 use osolve::notation::parse_position;
-use osolve::search::{SolveOptions, Solver};
+
+mod common;
+use common::{root, run, solver, temp_dir};
 
 /// FFO #1 (14 empties, black to move): G8 +18 is the only best move.
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
-
-fn osolve() -> Command {
-    let mut command = Command::cargo_bin("osolve").expect("the osolve binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let output = osolve().args(args).output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
 
 /// What a picture holds, counted from its parsed XML.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -80,7 +66,7 @@ fn square_at((x, y): (i32, i32)) -> Square {
 
 #[test]
 fn plain_pictures_hold_the_discs_and_legal_moves() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let out = dir.path().join("plain.svg");
     let (code, _, err) = run(&[
         "show",
@@ -103,7 +89,7 @@ fn plain_pictures_hold_the_discs_and_legal_moves() {
 
 #[test]
 fn analysis_pictures_write_every_exact_score_on_its_square() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let out = dir.path().join("analysis.svg");
     let (code, stdout, err) = run(&[
         "show",
@@ -117,12 +103,7 @@ fn analysis_pictures_write_every_exact_score_on_its_square() {
     ]);
     assert_eq!(code, 0, "{err}");
     let position = parse_position(FFO_1).unwrap().position;
-    let mut solver = Solver::new(SolveOptions {
-        threads: 1,
-        hash_mb: 16,
-        wld: false,
-    })
-    .unwrap();
+    let mut solver = solver(1, 16);
     let (expected, _) = solver.score_moves(&position).unwrap();
     let c = counts(&out);
     assert_eq!(c.scores.len(), expected.len());
@@ -144,7 +125,7 @@ fn analysis_pictures_write_every_exact_score_on_its_square() {
 
 #[test]
 fn solve_pictures_number_the_principal_variation() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let out = dir.path().join("pv.svg");
     let (code, stdout, err) = run(&[
         "show",
@@ -175,7 +156,7 @@ fn solve_pictures_number_the_principal_variation() {
 
 #[test]
 fn reversi_pictures_and_a_directory_for_several_positions() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let pictures = dir.path().join("pictures");
     let (code, _, err) = run(&[
         "show",
@@ -201,9 +182,9 @@ fn reversi_pictures_and_a_directory_for_several_positions() {
 
 #[test]
 fn analyze_writes_one_picture_per_position() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let pictures = dir.path().join("svg");
-    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/ffo-1-19.obf");
+    let input = root().join("positions/ffo-1-19.obf");
     let lines = std::fs::read_to_string(&input).unwrap();
     let first_three: Vec<&str> = lines.lines().take(3).collect();
     let file = dir.path().join("three.obf");
@@ -254,7 +235,7 @@ fn png_without_the_feature_says_how_to_get_it() {
 #[cfg(feature = "png")]
 #[test]
 fn png_pictures_render_at_the_svg_size() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let out = dir.path().join("board.png");
     let (code, _, err) = run(&[
         "show",

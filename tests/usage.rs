@@ -5,28 +5,10 @@
 //! pictures so they sort; `train` fails when no weight set could be fitted; `gen
 //! --search-depth` marks its labels and `analyze --check` does not take them as exact.
 
-use assert_cmd::Command;
 use std::fs;
-use std::path::Path;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs `osolve ARGS` in `dir`: exit code, standard output, standard error.
-fn run(dir: &Path, args: &[&str]) -> (i32, Vec<u8>, String) {
-    let output = Command::cargo_bin("osolve")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        output.stdout,
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{binary, root, run_in, temp_dir};
 
 /// FFO #1 (14 empties) with its published scores.
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
@@ -78,7 +60,7 @@ fn negative_numbers_and_unknown_names_are_one_line() {
         ),
     ];
     for (args, message) in cases {
-        let (code, stdout, stderr) = run(root(), args);
+        let (code, stdout, stderr) = run_in(root(), args);
         assert_eq!(code, 2, "{args:?}");
         assert!(stdout.is_empty(), "{args:?}");
         assert_eq!(stderr, format!("osolve: {message}\n"), "{args:?}");
@@ -87,27 +69,25 @@ fn negative_numbers_and_unknown_names_are_one_line() {
 
 #[test]
 fn dash_is_standard_output_everywhere() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     fs::write(dir.path().join("one.obf"), format!("{FFO_1}\n")).unwrap();
-    let (code, stdout, stderr) = run(
+    let (code, line, stderr) = run_in(
         dir.path(),
         &["analyze", "one.obf", "-o", "-", "--format", "obf", "-q"],
     );
     assert_eq!(code, 0, "{stderr}");
-    let line = String::from_utf8(stdout).unwrap();
     assert!(line.starts_with(&FFO_1[..66]), "{line}");
     assert!(line.contains(" G8:+18; H1:+12;"), "{line}");
 
-    let (code, stdout, stderr) = run(
+    let (code, stdout, stderr) = run_in(
         dir.path(),
         &["gen", "--positions", "2", "--empties", "6-6", "-o", "-"],
     );
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(String::from_utf8(stdout).unwrap().lines().count(), 2);
+    assert_eq!(stdout.lines().count(), 2);
 
-    let (code, stdout, _) = run(dir.path(), &["show", "-p", FFO_1, "--svg", "-"]);
+    let (code, svg, _) = run_in(dir.path(), &["show", "-p", FFO_1, "--svg", "-"]);
     assert_eq!(code, 0);
-    let svg = String::from_utf8(stdout).unwrap();
     assert!(
         svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"),
         "{svg}"
@@ -121,7 +101,7 @@ fn games_files_given_to_solve_point_at_games() {
     for (file, kind) in [("sample.wtb", "WThor"), ("sample.ggf", "GGF")] {
         let path = root().join("tests/data/games").join(file);
         let path = path.to_str().unwrap();
-        let (code, stdout, stderr) = run(root(), &["solve", path]);
+        let (code, stdout, stderr) = run_in(root(), &["solve", path]);
         assert_eq!(code, 2);
         assert!(stdout.is_empty());
         assert_eq!(
@@ -137,7 +117,7 @@ fn games_files_given_to_solve_point_at_games() {
 #[test]
 fn a_board_with_no_discs_is_refused() {
     let empty = format!("{} X", "-".repeat(64));
-    let (code, stdout, stderr) = run(root(), &["solve", "-p", &empty]);
+    let (code, stdout, stderr) = run_in(root(), &["solve", "-p", &empty]);
     assert_eq!(code, 2);
     assert!(stdout.is_empty());
     assert_eq!(
@@ -149,9 +129,9 @@ fn a_board_with_no_discs_is_refused() {
 
 #[test]
 fn show_svg_of_several_positions_needs_a_directory_and_pads_the_numbers() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     fs::write(dir.path().join("taken.svg"), "keep").unwrap();
-    let (code, _, stderr) = run(
+    let (code, _, stderr) = run_in(
         dir.path(),
         &["show", "-p", "f5", "-p", "f5d6", "--svg", "taken.svg", "-q"],
     );
@@ -166,7 +146,7 @@ fn show_svg_of_several_positions_needs_a_directory_and_pads_the_numbers() {
         "keep"
     );
 
-    let (code, _, stderr) = run(
+    let (code, _, stderr) = run_in(
         dir.path(),
         &["show", "-p", "f5", "-p", "f5d6", "--svg", "pics", "-q"],
     );
@@ -181,13 +161,13 @@ fn show_svg_of_several_positions_needs_a_directory_and_pads_the_numbers() {
 
 #[test]
 fn train_fails_when_no_weight_set_can_be_fitted() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     fs::write(
         dir.path().join("few.obf"),
         "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; +18;\n",
     )
     .unwrap();
-    let (code, stdout, stderr) = run(dir.path(), &["train", "few.obf", "-o", "w.bin"]);
+    let (code, stdout, stderr) = run_in(dir.path(), &["train", "few.obf", "-o", "w.bin"]);
     assert_eq!(code, 2);
     assert!(stdout.is_empty());
     assert_eq!(
@@ -202,8 +182,8 @@ fn train_fails_when_no_weight_set_can_be_fitted() {
 
 #[test]
 fn search_depth_labels_are_marked_and_not_checked_as_exact() {
-    let dir = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = run(
+    let dir = temp_dir();
+    let (code, _, stderr) = run_in(
         dir.path(),
         &[
             "gen",
@@ -224,7 +204,7 @@ fn search_depth_labels_are_marked_and_not_checked_as_exact() {
         text.lines().all(|l| l.ends_with("; % search depth 2")),
         "{text}"
     );
-    let (code, _, stderr) = run(
+    let (code, _, stderr) = run_in(
         dir.path(),
         &["analyze", "--check", "sd.obf", "-o", "out.jsonl"],
     );
@@ -237,9 +217,8 @@ fn search_depth_labels_are_marked_and_not_checked_as_exact() {
 
 #[test]
 fn version_names_the_commit_and_the_cpu_features() {
-    let (code, stdout, _) = run(root(), &["--version"]);
+    let (code, text, _) = run_in(root(), &["--version"]);
     assert_eq!(code, 0);
-    let text = String::from_utf8(stdout).unwrap();
     let commit = std::process::Command::new("git")
         .args(["rev-parse", "--short=10", "HEAD"])
         .current_dir(root())
@@ -269,25 +248,23 @@ fn completions_and_the_manual_page() {
         ("fish", "complete -c osolve"),
         ("powershell", "Register-ArgumentCompleter"),
     ] {
-        let (code, stdout, stderr) = run(root(), &["completions", shell]);
+        let (code, script, stderr) = run_in(root(), &["completions", shell]);
         assert_eq!(code, 0, "{shell}: {stderr}");
-        let script = String::from_utf8(stdout).unwrap();
         assert!(script.contains(marker), "{shell}");
         for name in subcommands {
             assert!(script.contains(name), "{shell} lacks {name}");
         }
         assert!(script.contains("time-limit"), "{shell}");
     }
-    let (code, _, stderr) = run(root(), &["completions", "tcsh"]);
+    let (code, _, stderr) = run_in(root(), &["completions", "tcsh"]);
     assert_eq!(code, 2);
     assert_eq!(
         stderr,
         "osolve: invalid value 'tcsh' for '<SHELL>' (expected bash, elvish, fish, powershell \
          or zsh)\n"
     );
-    let (code, stdout, _) = run(root(), &["man"]);
+    let (code, page, _) = run_in(root(), &["man"]);
     assert_eq!(code, 0);
-    let page = String::from_utf8(stdout).unwrap();
     assert!(page.contains(".TH osolve 1"), "{page}");
     assert!(page.contains("osolve \\- Exact Othello endgame solver and analysis tool"));
     for name in subcommands {
@@ -296,12 +273,11 @@ fn completions_and_the_manual_page() {
             "man lacks {name}\n{page}"
         );
         // Each of those pages exists.
-        let (code, stdout, _) = run(root(), &["man", name]);
+        let (code, sub, _) = run_in(root(), &["man", name]);
         assert_eq!(code, 0);
-        let sub = String::from_utf8(stdout).unwrap();
         assert!(sub.contains(&format!(".TH osolve-{name} 1")), "{sub}");
     }
-    let (code, _, stderr) = run(root(), &["man", "foo"]);
+    let (code, _, stderr) = run_in(root(), &["man", "foo"]);
     assert_eq!(code, 2);
     assert!(stderr.starts_with("osolve: man foo: no such command (expected one of solve, "));
 }
@@ -312,7 +288,7 @@ fn completions_and_the_manual_page() {
 #[cfg(unix)]
 #[test]
 fn a_long_solve_on_a_terminal_shows_a_spinner() {
-    let binary = assert_cmd::cargo::cargo_bin("osolve");
+    let binary = binary();
     let command = format!(
         "{} solve -p f5d6c3d3c4f4f6f3e6e7d7 --time-limit 2 --ascii -q",
         binary.display()
@@ -333,7 +309,7 @@ fn a_long_solve_on_a_terminal_shows_a_spinner() {
         "{text}"
     );
     // Without a terminal there is no spinner.
-    let (_, stdout, stderr) = run(
+    let (_, stdout, stderr) = run_in(
         root(),
         &[
             "solve",
@@ -345,7 +321,5 @@ fn a_long_solve_on_a_terminal_shows_a_spinner() {
         ],
     );
     assert!(!stderr.contains("solving"), "{stderr}");
-    assert!(String::from_utf8(stdout)
-        .unwrap()
-        .starts_with("<position>:1  unfinished (time limit)"));
+    assert!(stdout.starts_with("<position>:1  unfinished (time limit)"));
 }

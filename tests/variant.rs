@@ -5,7 +5,6 @@
 //! supplies in the notation, `analyze --check` under Reversi rules, and the Othello default
 //! path untouched by the new options.
 
-use assert_cmd::Command;
 use osolve::board::random::Rng;
 use osolve::board::rules::{Rules, Scoring, Supplies, VariantPosition};
 use osolve::board::{Color, Position, Square};
@@ -16,25 +15,8 @@ use osolve::search::literal as reference;
 use serde_json::Value;
 use std::fs;
 
-fn osolve() -> Command {
-    let mut command = Command::cargo_bin("osolve").expect("the osolve binary is built");
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
-
-fn sq(name: &str) -> Square {
-    name.parse().unwrap()
-}
-
-/// Runs the binary and returns the exit code, standard output and standard error.
-fn run(args: &[&str]) -> (i32, String, String) {
-    let output = osolve().args(args).output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
+mod common;
+use common::{root, run, sq, temp_dir, Background};
 
 /// A Reversi game played at random from the empty board down to `empties` empty squares.
 fn random_reversi(rng: &mut Rng, empties: u32) -> VariantPosition {
@@ -273,7 +255,7 @@ fn reversi_transcripts_and_supplies_in_text() {
 
 #[test]
 fn analyze_checks_its_own_reversi_output() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let input = dir.path().join("games.txt");
     let mut rng = Rng(77);
     // Games without a pass, whose supplies are the ones derived from the board alone.
@@ -365,50 +347,32 @@ fn the_othello_default_path_is_unchanged() {
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_the_variant_solver() {
-    use std::io::{BufRead, BufReader, Read};
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     // A 14-empty position is solved at once; the opening after it would take years (--force:
     // it is not refused).
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("osolve"))
-        .args(["solve", "--json", "--scoring", "raw", "--force", "-p", ffo1])
-        .args(["-p", "f5d6c3d3c4f4f6f3e6e7"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let record: Value = serde_json::from_str(&first).unwrap();
+    let mut solving = Background::start(
+        root(),
+        &[
+            "solve",
+            "--json",
+            "--scoring",
+            "raw",
+            "--force",
+            "-p",
+            ffo1,
+            "-p",
+            "f5d6c3d3c4f4f6f3e6e7",
+        ],
+    );
+    let record: Value = serde_json::from_str(&solving.read_line()).unwrap();
     assert_eq!(record["score"], 18);
     std::thread::sleep(Duration::from_millis(200));
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(start.elapsed() < Duration::from_secs(60), "osolve stops");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert_eq!(status.code(), Some(130));
-    let mut rest = String::new();
-    stdout.read_to_string(&mut rest).unwrap();
-    assert_eq!(rest, "");
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert_eq!(stderr, "interrupted: 1 position solved\n");
+    solving.signal("-TERM");
+    let stopped = solving.stop_within(Duration::from_secs(60));
+    assert_eq!(stopped.code, 130);
+    assert_eq!(stopped.stdout, "");
+    assert_eq!(stopped.stderr, "interrupted: 1 position solved\n");
 }
 
 /// The refusal message of a position with `empties` empty squares from `source`.
@@ -511,7 +475,7 @@ fn a_time_limit_stops_a_deep_reversi_search_with_bounds() {
 
 #[test]
 fn analyze_refuses_and_limits_under_reversi_rules() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let path = dir.path().join("two.txt");
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
     fs::write(&path, format!("{ffo1}\n{} X\n", "-".repeat(64))).unwrap();
