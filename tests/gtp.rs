@@ -5,15 +5,15 @@
 //! grhino) relayed by a referee that checks every move on osolve's own board. The ignored
 //! `match_against_rhino` is the longer match of `scripts/match-rhino.sh`.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use osolve::board::random::Rng;
 use osolve::board::{Color, Position, Square};
 use osolve::notation::parse_position;
-use osolve::search::{SolveOptions, Solver};
+
+mod common;
+use common::{binary, session, solver, Interactive};
 
 /// FFO #1 (14 empties, black to move): G8 +18 is the only best move.
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
@@ -21,41 +21,10 @@ const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OO
 const FFO_4: &str = "-XXXXXX-X-XXXOO-XOXXXOOXXXOXOOOX-OXOOXXX--OOOXXX--OOXX----XOXXO- X";
 const RHINO: &str = "/usr/games/gtp-rhino";
 
-fn osolve_bin() -> std::path::PathBuf {
-    assert_cmd::cargo::cargo_bin("osolve")
-}
-
-/// Runs `osolve gtp ARGS` on `script` and returns what it wrote, checking that it exits 0.
-fn session(args: &[&str], script: &str) -> String {
-    let output = assert_cmd::Command::new(osolve_bin())
-        .arg("gtp")
-        .args(["--threads", "1", "--hash-mb", "16"])
-        .args(args)
-        .write_stdin(script.to_string())
-        .timeout(Duration::from_secs(120))
-        .output()
-        .expect("osolve gtp runs");
-    assert!(
-        output.status.success(),
-        "exit {:?}: {}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("UTF-8 output")
-}
-
-fn solver() -> Solver {
-    Solver::new(SolveOptions {
-        threads: 1,
-        hash_mb: 16,
-        wld: false,
-    })
-    .unwrap()
-}
-
 #[test]
 fn the_standard_commands_answer_exactly() {
     let out = session(
+        "gtp",
         &[],
         "protocol_version\n2 name\nversion\nknown_command genmove\nknown_command resign\n\
          boardsize 8\nboardsize 19\nkomi 6.5\nkomi x\nclear_board\nlist_games\nset_game Go\n\
@@ -87,6 +56,7 @@ fn the_standard_commands_answer_exactly() {
 #[test]
 fn errors_never_end_the_session_and_the_end_of_input_ends_it() {
     let out = session(
+        "gtp",
         &[],
         "play b a1\nplay w f5\nplay b z9\nplay purple f5\nplay b\nplay b pass\n\
          genmove w\nfoo bar\n7 undo\n\x01name # a comment\n\nplay b f5\n8 play w f5",
@@ -110,12 +80,13 @@ fn errors_never_end_the_session_and_the_end_of_input_ends_it() {
 
 #[test]
 fn endgame_scores_and_moves_are_the_solvers() {
-    let mut solver = solver();
+    let mut solver = solver(1, 16);
     for text in [FFO_1, FFO_4] {
         let position = parse_position(text).unwrap().position;
         let solution = solver.solve(&position).unwrap();
         let (_, best, _) = solver.best_moves(&position).unwrap();
         let out = session(
+            "gtp",
             &[],
             &format!("osolve-position {text}\nosolve-solve 60\ngenmove b\n"),
         );
@@ -159,7 +130,7 @@ fn self_play_from_an_endgame_ends_with_the_exact_score() {
         });
     }
     script.push_str("final_score\n");
-    let out = session(&[], &script);
+    let out = session("gtp", &[], &script);
     let answers: Vec<&str> = out.trim_end().split("\n\n").collect();
     assert_eq!(answers.last(), Some(&"= B+18"), "{out}");
     // Every genmove for the side to move plays (a pass in the game puts the script out of
@@ -171,7 +142,7 @@ fn self_play_from_an_endgame_ends_with_the_exact_score() {
 fn the_end_of_input_stops_a_long_genmove() {
     // 600 s per move, and the input ends right after genmove: the controller is gone, so the
     // search stops and the engine answers and exits instead of thinking for ten minutes.
-    let out = session(&["--move-time", "600"], "play b f5\ngenmove w\n");
+    let out = session("gtp", &["--move-time", "600"], "play b f5\ngenmove w\n");
     let answers: Vec<&str> = out.split("\n\n").collect();
     assert_eq!(answers[0], "=");
     let mv: Square = answers[1].strip_prefix("= ").unwrap().parse().unwrap();
@@ -185,40 +156,27 @@ struct Engine {
     /// Whether the engine takes `play <color> pass`: gtp-rhino answers it with a syntax error
     /// and passes by itself when the other colour's move comes.
     takes_passes: bool,
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
+    session: Interactive,
 }
 
 impl Engine {
     fn start(name: &'static str, program: &Path, args: &[&str], takes_passes: bool) -> Engine {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
         Engine {
             name,
             takes_passes,
-            child,
-            input,
-            output,
+            session: Interactive::start(program, args),
         }
     }
 
     /// Sends a command and returns its answer: Ok(result) or Err(message).
     fn send(&mut self, command: &str) -> Result<String, String> {
-        writeln!(self.input, "{command}").unwrap();
-        self.input.flush().unwrap();
+        self.session.send(command);
         let mut answer = String::new();
         loop {
-            let mut line = String::new();
-            let n = self.output.read_line(&mut line).unwrap();
-            assert!(n > 0, "{} closed its output after {command:?}", self.name);
+            let line = self
+                .session
+                .next_line()
+                .unwrap_or_else(|| panic!("{} closed its output after {command:?}", self.name));
             if line.trim().is_empty() {
                 if answer.is_empty() {
                     continue;
@@ -226,6 +184,7 @@ impl Engine {
                 break;
             }
             answer.push_str(&line);
+            answer.push('\n');
         }
         let answer = answer.trim_end().to_string();
         if let Some(rest) = answer.strip_prefix('=') {
@@ -239,7 +198,7 @@ impl Engine {
 
     fn quit(mut self) {
         let _ = self.send("quit");
-        let _ = self.child.wait();
+        let _ = self.session.wait();
     }
 }
 
@@ -401,7 +360,7 @@ fn start_pair(move_time: f64, level: u32) -> (Engine, Engine) {
         args.extend(["--weights".to_string(), weights]);
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let osolve = Engine::start("osolve", &osolve_bin(), &args, true);
+    let osolve = Engine::start("osolve", &binary(), &args, true);
     let level = level.to_string();
     let rhino = Engine::start("gtp-rhino", Path::new(RHINO), &["--level", &level], false);
     (osolve, rhino)

@@ -4,14 +4,13 @@
 //! `osolve solve` prints), and a ping arriving in the middle of a long search answered with
 //! `pong` at once.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use osolve::board::{Color, Position, Square};
 use osolve::notation::parse_position;
-use osolve::search::{SolveOptions, Solver};
+
+mod common;
+use common::{solver, Interactive};
 
 /// FFO #1 (14 empties, black to move): G8 +18, H1 +12, A2 and H7 +6, ...
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
@@ -22,28 +21,9 @@ const START: &str = "---------------------------OX------XO----------------------
 /// White to move with no white disc left: the game is over, black wins 64-0.
 const FINISHED: &str = "----------X-------X------XXXXXX-X-XXX------X-------------------- O";
 
-fn osolve_bin() -> std::path::PathBuf {
-    assert_cmd::cargo::cargo_bin("osolve")
-}
-
 /// Runs `osolve nboard` on `script`; returns its output lines, checking that it exits 0.
 fn session(args: &[&str], script: &str) -> Vec<String> {
-    let output = assert_cmd::Command::new(osolve_bin())
-        .arg("nboard")
-        .args(["--threads", "1", "--hash-mb", "16"])
-        .args(args)
-        .write_stdin(script.to_string())
-        .timeout(Duration::from_secs(120))
-        .output()
-        .expect("osolve nboard runs");
-    assert!(
-        output.status.success(),
-        "exit {:?}: {}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .expect("UTF-8 output")
+    common::session("nboard", args, script)
         .lines()
         .map(str::to_string)
         .collect()
@@ -73,15 +53,6 @@ fn ggf(position: &str, moves: &str) -> String {
     )
 }
 
-fn solver() -> Solver {
-    Solver::new(SolveOptions {
-        threads: 1,
-        hash_mb: 16,
-        wld: false,
-    })
-    .unwrap()
-}
-
 /// `line` without its last field (a time or node count that varies), checking that field is
 /// a number.
 fn without_last(line: &str) -> String {
@@ -96,7 +67,7 @@ fn without_last(line: &str) -> String {
 #[test]
 fn hints_and_moves_are_the_exact_scores() {
     let position = parse_position(FFO_1).unwrap().position;
-    let (scores, _) = solver().score_moves(&position).unwrap();
+    let (scores, _) = solver(1, 16).score_moves(&position).unwrap();
     assert_eq!(
         (scores[0].mv, scores[0].score),
         ("g8".parse().ok(), 18),
@@ -131,7 +102,7 @@ fn hints_and_moves_are_the_exact_scores() {
 #[test]
 fn moves_a_forced_pass_and_the_end_of_the_game() {
     let must_pass = parse_position(MUST_PASS).unwrap().position;
-    let mut solver = solver();
+    let mut solver = solver(1, 16);
     let black_score = solver.solve(&must_pass).unwrap().score;
     let white = must_pass.pass();
     let (white_scores, _) = solver.score_moves(&white).unwrap();
@@ -244,7 +215,7 @@ fn set_game_replays_moves_and_refuses_broken_games() {
 fn analyze_gives_every_position_its_exact_value() {
     let position = parse_position(FFO_1).unwrap().position;
     let after_g8 = position.play("g8".parse().unwrap()).unwrap();
-    let mut solver = solver();
+    let mut solver = solver(1, 16);
     let expected = [
         solver.solve(&position).unwrap().score,
         solver.solve(&after_g8).unwrap().score,
@@ -272,81 +243,57 @@ fn analyze_gives_every_position_its_exact_value() {
 fn a_ping_in_the_middle_of_a_search_is_answered_at_once() {
     // 600 s per move from the start: only a stop makes the engine answer the ping before
     // then. A watchdog kills the engine after two minutes, which fails the test.
-    let mut child = Command::new(osolve_bin())
-        .args([
-            "nboard",
-            "--threads",
-            "1",
-            "--hash-mb",
-            "16",
-            "--move-time",
-            "600",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let (done, watchdog) = mpsc::channel::<()>();
-    let guard = std::thread::spawn(move || {
-        if watchdog.recv_timeout(Duration::from_secs(120)).is_err() {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-        }
-    });
-    let mut input = child.stdin.take().unwrap();
-    let mut output = BufReader::new(child.stdout.take().unwrap());
-    let mut read = || {
-        let mut line = String::new();
-        output.read_line(&mut line).unwrap();
-        line.trim_end().to_string()
-    };
-    writeln!(
-        input,
+    let mut engine = Interactive::osolve(&[
+        "nboard",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "16",
+        "--move-time",
+        "600",
+    ])
+    .with_watchdog(Duration::from_secs(120));
+    engine.send(&format!(
         "nboard 2\nset depth 60\nset game {}\ngo",
         ggf(START, "")
-    )
-    .unwrap();
-    input.flush().unwrap();
-    assert_eq!(read(), "set myname osolve");
-    assert_eq!(read(), "status thinking");
+    ));
+    assert_eq!(engine.read_line(), "set myname osolve");
+    assert_eq!(engine.read_line(), "status thinking");
     std::thread::sleep(Duration::from_millis(300));
-    writeln!(input, "ping 7").unwrap();
-    input.flush().unwrap();
+    engine.send("ping 7");
     // The stopped search gives no move (the GUI no longer wants it), then the pong.
-    assert_eq!(read(), "status");
-    assert_eq!(read(), "pong 7");
+    assert_eq!(engine.read_line(), "status");
+    assert_eq!(engine.read_line(), "pong 7");
     // The engine goes on: an exact hint in an endgame after the ping.
-    writeln!(input, "set game {}\nhint 1", ggf(FFO_1, "")).unwrap();
-    input.flush().unwrap();
-    assert_eq!(read(), "status thinking");
-    assert_eq!(read(), "search G8 18.00 0 100%");
+    engine.send(&format!("set game {}\nhint 1", ggf(FFO_1, "")));
+    assert_eq!(engine.read_line(), "status thinking");
+    assert_eq!(engine.read_line(), "search G8 18.00 0 100%");
     let nodes = |line: String| -> u64 {
         let fields: Vec<&str> = line.split(' ').collect();
         assert_eq!((fields.len(), fields[0]), (3, "nodestats"), "{line}");
         fields[1].parse().unwrap()
     };
-    let first = nodes(read());
-    assert_eq!(read(), "status");
+    let first = nodes(engine.read_line());
+    assert_eq!(engine.read_line(), "status");
     // A second ping, this time stopping the exact solver itself (FFO #50, 26 empties: with
     // 600 s it tries to score every move exactly), then the same hint again: the same exact answer, from the solver's table kept
     // through the stop, in a fraction of the nodes (a new solver would search them all again).
     let ffo_50 = "----X-----XXX----OOOXOOO-OOOXOOO-OXOXOXO-OOXXOOO--OOXO----O--O-- X";
-    writeln!(input, "set game {}\nhint 3", ggf(ffo_50, "")).unwrap();
-    input.flush().unwrap();
-    assert_eq!(read(), "status thinking");
+    engine.send(&format!("set game {}\nhint 3", ggf(ffo_50, "")));
+    assert_eq!(engine.read_line(), "status thinking");
     std::thread::sleep(Duration::from_millis(300));
-    writeln!(input, "ping 8\nset game {}\nhint 1\nquit", ggf(FFO_1, "")).unwrap();
-    input.flush().unwrap();
-    drop(input);
-    assert_eq!(read(), "status");
-    assert_eq!(read(), "pong 8");
-    assert_eq!(read(), "status thinking");
-    assert_eq!(read(), "search G8 18.00 0 100%");
-    let again = nodes(read());
+    engine.send(&format!(
+        "ping 8\nset game {}\nhint 1\nquit",
+        ggf(FFO_1, "")
+    ));
+    engine.close_input();
+    assert_eq!(engine.read_line(), "status");
+    assert_eq!(engine.read_line(), "pong 8");
+    assert_eq!(engine.read_line(), "status thinking");
+    assert_eq!(engine.read_line(), "search G8 18.00 0 100%");
+    let again = nodes(engine.read_line());
     assert!(again * 4 < first, "{first} nodes, then {again}");
-    assert_eq!(read(), "status");
-    let status = child.wait().unwrap();
-    let _ = done.send(());
-    guard.join().unwrap();
+    assert_eq!(engine.read_line(), "status");
+    let status = engine.wait();
     assert!(status.success(), "{status:?}");
 }
