@@ -4,12 +4,14 @@
 //! and every crash regression replayed through the same checks (`fuzz/harness.rs`; the
 //! cargo-fuzz targets in `fuzz/fuzz_targets/` run them for hours on nightly).
 
+mod common;
 #[path = "../fuzz/harness.rs"]
 mod harness;
 
 use std::fs;
 use std::path::Path;
 
+use common::root;
 use proptest::prelude::*;
 
 /// Runs every target on `data`.
@@ -69,13 +71,13 @@ fn replay(dir: &Path) -> usize {
 
 #[test]
 fn the_committed_corpus_replays_cleanly() {
-    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let fuzz = root().join("fuzz");
     let corpus = replay(&fuzz.join("corpus"));
     assert!(corpus >= 100, "only {corpus} corpus files");
 }
 
 #[test]
 fn every_crash_found_by_fuzzing_stays_fixed() {
-    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let fuzz = root().join("fuzz");
     replay(&fuzz.join("regressions"));
 }

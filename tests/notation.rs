@@ -13,6 +13,9 @@ use osolve::notation::{
 };
 use proptest::prelude::*;
 
+mod common;
+use common::{root, sq};
+
 /// FFO #1-#3, #18 (white to move) and #40-#41 as Edax writes them.
 const FFO: [&str; 6] = [
     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;",
@@ -24,10 +27,6 @@ const FFO: [&str; 6] = [
 ];
 
 const START: &str = "---------------------------OX------XO--------------------------- X";
-
-fn sq(name: &str) -> Square {
-    name.parse().unwrap()
-}
 
 fn read(text: &[u8], name: &str) -> Vec<Result<Parsed, ParseError>> {
     PositionReader::new(text, name).collect()
@@ -372,7 +371,7 @@ fn crlf_files_and_trailing_comments() {
 
 #[test]
 fn samples_parse() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/samples");
+    let dir = root().join("positions/samples");
     let mut total = 0;
     for (name, expected) in [
         ("board-strings.txt", 5),
@@ -380,7 +379,7 @@ fn samples_parse() {
         ("transcripts.txt", 6),
         ("mixed.txt", 6),
     ] {
-        let path = format!("{dir}/{name}");
+        let path = dir.join(name);
         let items: Vec<Parsed> = open_path(&path)
             .unwrap()
             .map(|item| item.unwrap_or_else(|e| panic!("{e}")))
@@ -391,13 +390,13 @@ fn samples_parse() {
     }
     assert_eq!(total, 26);
 
-    let boards: Vec<Parsed> = open_path(format!("{dir}/board-strings.txt"))
+    let boards: Vec<Parsed> = open_path(dir.join("board-strings.txt"))
         .unwrap()
         .map(Result::unwrap)
         .collect();
     assert!(boards[..3].iter().all(|p| p.position == Position::start()));
     assert_eq!(boards[3].position, parse_position("f5d6").unwrap().position);
-    let games: Vec<Parsed> = open_path(format!("{dir}/transcripts.txt"))
+    let games: Vec<Parsed> = open_path(dir.join("transcripts.txt"))
         .unwrap()
         .map(Result::unwrap)
         .collect();

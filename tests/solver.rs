@@ -4,11 +4,13 @@
 
 use osolve::board::Square;
 use osolve::notation::{open_path, Parsed};
-use osolve::search::{BestMove, SolveOptions, Solver};
+use osolve::search::{BestMove, Solver};
+
+mod common;
+use common::{root, solver};
 
 fn suite(path: &str) -> Vec<Parsed> {
-    let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), path);
-    open_path(&path)
+    open_path(root().join(path))
         .unwrap()
         .map(|item| item.unwrap())
         .collect()
@@ -65,12 +67,7 @@ fn check_suite(parsed: &[Parsed], solver: &mut Solver) {
 fn ffo_1_to_19_best_scores() {
     let parsed = suite("positions/ffo-1-19.obf");
     assert_eq!(parsed.len(), 19);
-    let mut solver = Solver::new(SolveOptions {
-        threads: 2,
-        hash_mb: 64,
-        wld: false,
-    })
-    .unwrap();
+    let mut solver = solver(2, 64);
     check_suite(&parsed, &mut solver);
 }
 
@@ -78,12 +75,7 @@ fn ffo_1_to_19_best_scores() {
 fn ffo_40_to_44_best_scores() {
     let parsed = suite("positions/ffo-40-59.obf");
     assert_eq!(parsed.len(), 20);
-    let mut solver = Solver::new(SolveOptions {
-        threads: 2,
-        hash_mb: 128,
-        wld: false,
-    })
-    .unwrap();
+    let mut solver = solver(2, 128);
     check_suite(&parsed[..5], &mut solver);
 }
 
@@ -91,12 +83,7 @@ fn ffo_40_to_44_best_scores() {
 fn ffo_every_move_score_of_small_suite_positions() {
     // Every annotated move of FFO #1-#4, not only the best: the solver scores each move exactly.
     let parsed = suite("positions/ffo-1-19.obf");
-    let mut solver = Solver::new(SolveOptions {
-        threads: 2,
-        hash_mb: 64,
-        wld: false,
-    })
-    .unwrap();
+    let mut solver = solver(2, 64);
     for p in &parsed[..4] {
         let (scores, _) = solver.score_moves(&p.position).unwrap();
         for (mv, expected) in &p.expected {
@@ -114,12 +101,7 @@ fn ffo_every_move_score_of_small_suite_positions() {
 #[ignore = "FFO #45-#59 take minutes to hours; run with --ignored --test-threads 1"]
 fn ffo_45_to_59_best_scores() {
     let parsed = suite("positions/ffo-40-59.obf");
-    let mut solver = Solver::new(SolveOptions {
-        threads: 0,
-        hash_mb: 1024,
-        wld: false,
-    })
-    .unwrap();
+    let mut solver = solver(0, 1024);
     check_suite(&parsed[5..], &mut solver);
 }
 
@@ -133,12 +115,7 @@ fn node_limits_hold_on_a_deep_opening() {
     use osolve::search::{Limits, StopReason};
     let position = parse_position("f5d6c3d3c4f4f6f3e6e7").unwrap().position;
     assert_eq!(position.board.empties(), 50);
-    let mut solver = Solver::new(SolveOptions {
-        threads: 1,
-        hash_mb: 16,
-        wld: false,
-    })
-    .unwrap();
+    let mut solver = solver(1, 16);
     for (limit, most) in [
         (10_000u64, 40_000u64),
         (100_000, 150_000),
