@@ -6,24 +6,10 @@
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::Command;
-use tempfile::TempDir;
+mod common;
+use common::{run, temp_dir};
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games/sample.wtb");
-
-fn osolve() -> Command {
-    Command::cargo_bin("osolve").expect("the osolve binary is built")
-}
-
-/// Runs `osolve ARGS`: (exit code, standard output, standard error).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let output = osolve().args(args).output().expect("osolve runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
 
 /// What a game picture holds, from its parsed XML.
 #[derive(Debug)]
@@ -70,7 +56,7 @@ fn chart(path: &Path) -> Chart {
 
 #[test]
 fn each_game_is_drawn_with_its_exact_scores_and_losses() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let svg = dir.path().join("pictures");
     let out = dir.path().join("games.txt");
     let (code, _, stderr) = run(&[
@@ -162,7 +148,7 @@ fn csv_rows(path: &Path) -> Vec<csv::StringRecord> {
 
 #[test]
 fn player_statistics_count_every_judged_move_by_colour() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let csv_path = dir.path().join("players.csv");
     let json_path = dir.path().join("players.json");
     for path in [&csv_path, &json_path] {
@@ -250,7 +236,7 @@ fn player_statistics_count_every_judged_move_by_colour() {
 
 #[test]
 fn bad_report_options_are_refused_before_anything_runs() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let out = dir.path().join("out.jsonl");
     let txt = dir.path().join("players.txt");
     let (code, _, stderr) = run(&[
@@ -315,7 +301,7 @@ f5f4c3c6c5d6f3c4c7\n";
 
 #[test]
 fn games_that_end_early_are_named_and_solved_from_where_they_stopped_when_asked() {
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let games = dir.path().join("cut.txt");
     fs::write(&games, CUT).unwrap();
     let games = games.to_str().unwrap();
