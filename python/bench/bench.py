@@ -1,17 +1,20 @@
 """Measures the Python package against the osolve binary.
 
 1. Throughput: N seeded random positions of E empties (default 10,000 of 16), solved by
-   `osolve solve FILE --threads T -q` and by `Solver(threads=T).solve_many(...)` with the same
+   `osolve solve FILE --threads T --json` and by `Solver(threads=T).solve_many(...)` with the same
    table size; positions per second of each and their ratio.
 2. Latency: `Solver.solve` called on positions of 0 to 4 empties, the whole call from Python
    (argument, search, Solution object) averaged over many calls.
 
-Usage: python python/bench/bench.py [--count N] [--empties E] [--threads T] [--osolve PATH]
+Usage: python python/bench/bench.py [--count N] [--empties E] [--threads T] [--rounds R]
+       [--only throughput|latency] [--osolve PATH]
 """
 
 import argparse
+import json
 import pathlib
 import random
+import resource
 import subprocess
 import tempfile
 import time
@@ -37,32 +40,42 @@ def random_positions(count, empties, seed):
     return positions
 
 
+def cpu_seconds(who):
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
 def throughput(args):
     positions = random_positions(args.count, args.empties, seed=2026)
+    array = np.array([[p.player, p.opponent] for p in positions], dtype=np.uint64)
+    n = len(positions)
+    cli_times, py_times, cli_cpu, py_cpu = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         path = pathlib.Path(tmp) / "positions.txt"
         path.write_text("".join(f"{p}\n" for p in positions))
-        start = time.perf_counter()
-        out = subprocess.run(
-            [args.osolve, "solve", str(path), "--threads", str(args.threads), "--hash-mb", str(args.hash_mb), "-q"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        cli_seconds = time.perf_counter() - start
-    assert len(out.splitlines()) == len(positions), "the CLI printed one line per position"
-    solver = osolve.Solver(threads=args.threads, hash_mb=args.hash_mb)
-    array = np.array([[p.player, p.opponent] for p in positions], dtype=np.uint64)
-    start = time.perf_counter()
-    batch = solver.solve_many(array)
-    py_seconds = time.perf_counter() - start
-    assert batch.exact.all()
-    n = len(positions)
-    print(f"{n} random positions of {args.empties} empties, {args.threads} threads, {args.hash_mb} MiB")
-    print(f"  osolve solve FILE -q : {cli_seconds:8.2f} s  {n / cli_seconds:9.1f} positions/s")
-    print(f"  Solver.solve_many    : {py_seconds:8.2f} s  {n / py_seconds:9.1f} positions/s  "
-          f"({int(batch.nodes.sum()):,} nodes)")
-    print(f"  ratio (solve_many / CLI throughput): {cli_seconds / py_seconds:.3f}")
+        command = [args.osolve, "solve", str(path), "--threads", str(args.threads), "--hash-mb", str(args.hash_mb), "--json"]
+        # Rounds alternate the two, so that a change of the machine's load hits both.
+        for _ in range(args.rounds):
+            start, cpu = time.perf_counter(), cpu_seconds(resource.RUSAGE_CHILDREN)
+            out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+            cli_times.append(time.perf_counter() - start)
+            cli_cpu.append(cpu_seconds(resource.RUSAGE_CHILDREN) - cpu)
+            rows = [json.loads(line) for line in out.splitlines()]
+            solver = osolve.Solver(threads=args.threads, hash_mb=args.hash_mb)
+            start, cpu = time.perf_counter(), cpu_seconds(resource.RUSAGE_SELF)
+            batch = solver.solve_many(array)
+            py_times.append(time.perf_counter() - start)
+            py_cpu.append(cpu_seconds(resource.RUSAGE_SELF) - cpu)
+            assert batch.scores.tolist() == [row["score"] for row in rows], "the same scores"
+    cli_nodes = sum(row["nodes"] for row in rows)
+    print(f"{n} random positions of {args.empties} empties, {args.threads} threads, {args.hash_mb} MiB, "
+          f"{args.rounds} round(s), fastest shown")
+    cli, py = min(cli_times), min(py_times)
+    print(f"  osolve solve FILE --json : {cli:8.2f} s  {n / cli:9.1f} positions/s  ({cli_nodes:,} nodes)"
+          f"  all: {' '.join(f'{t:.1f}' for t in cli_times)} s, CPU {' '.join(f'{t:.1f}' for t in cli_cpu)} s")
+    print(f"  Solver.solve_many        : {py:8.2f} s  {n / py:9.1f} positions/s  ({int(batch.nodes.sum()):,} nodes)"
+          f"  all: {' '.join(f'{t:.1f}' for t in py_times)} s, CPU {' '.join(f'{t:.1f}' for t in py_cpu)} s")
+    print(f"  throughput ratio solve_many / CLI: {cli / py:.3f}")
 
 
 def latency(args):
@@ -97,6 +110,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--hash-mb", type=int, default=256)
     parser.add_argument("--calls", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--osolve", default=str(REPO / "target" / "release" / "osolve"))
     parser.add_argument("--only", choices=["throughput", "latency"])
     args = parser.parse_args()
