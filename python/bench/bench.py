@@ -96,11 +96,12 @@ def latency(args):
         calls = [positions[i % len(positions)] for i in range(args.calls)]
         for position in calls[:200]:
             solver.solve(position)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for position in calls:
             solver.solve(position)
-        seconds = time.perf_counter() - start
-        print(f"  {empties} empties: {seconds / len(calls) * 1e6:6.2f} us per call")
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        print(f"  {empties} empties: {seconds / len(calls) * 1e6:6.2f} us per call "
+              f"({cpu / len(calls) * 1e6:.2f} us of CPU)")
 
 
 def main():
