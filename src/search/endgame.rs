@@ -24,6 +24,20 @@ use std::sync::Mutex;
 /// this length instead of `MAX_MOVES` (sixteen moves, 256 bytes: a few vector stores).
 const FEW_MOVES: usize = 16;
 
+/// A deep node's place in the tables and how exactly it is searched.
+struct NodeKey {
+    /// The board the tables know the node by.
+    key: Board,
+    /// Its hash.
+    hash: u64,
+    /// In the deep table (from `TT_MIN` empties up), else in the near table.
+    in_deep_table: bool,
+    /// Its selectivity (`EXACT`, or the margin of a selective search).
+    cut: u8,
+    /// Its empties.
+    empties: u32,
+}
+
 impl<'a, R: GameRules> Search<'a, R> {
     /// Exact score (when inside the window) of `state` for the side to move.
     pub fn search(&mut self, state: R::State, alpha: i32, beta: i32) -> i32 {
@@ -104,7 +118,10 @@ impl<'a, R: GameRules> Search<'a, R> {
     }
 
     /// [`Search::deep`] where the parent may already have probed this node's table entry
-    /// (`hint`, see [`Hint`]).
+    /// (`hint`, see [`Hint`]). In order: the stability cut-off, the pass, the node's table
+    /// entry ([`Search::probe_node`]), ProbCut in a selective search, the move list, the
+    /// children's entries (enhanced transposition cutoff, [`Search::refute_by_children`]),
+    /// the moves ([`Search::search_list`]), and the store of the result.
     fn deep_hinted(
         &mut self,
         state: R::State,
@@ -129,45 +146,20 @@ impl<'a, R: GameRules> Search<'a, R> {
             }
             return -self.deep(R::pass(&state), -beta, -alpha, empties, true);
         }
-        let use_tt = empties >= TT_MIN;
         let key = R::key(&state);
-        let hash = key.hash();
-        let mut tt_move = NO_MOVE;
-        // How exactly this node is searched: selective searches cut from `PROBCUT_MIN` up.
-        let cut = match self.selective {
-            Some(s) if empties >= PROBCUT_MIN => s.margin as u8,
-            _ => EXACT,
+        let node = NodeKey {
+            hash: key.hash(),
+            key,
+            in_deep_table: empties >= TT_MIN,
+            cut: self.cut_at(empties),
+            empties,
         };
-        let stored = if let Some((bounds, best)) = hint.get() {
-            // The parent probed this board (and applied the rule on selective entries).
-            tt_move = best;
-            bounds.map(|(lower, upper)| (lower, upper, best))
-        } else if use_tt {
-            match self.tt.deep.probe(&key, hash) {
-                // A selective entry's bounds are guesses: the exact search takes its move only.
-                Some(e) if e.cut < cut => {
-                    tt_move = e.best;
-                    None
-                }
-                Some(e) => Some((e.lower as i32, e.upper as i32, e.best)),
-                None => None,
-            }
-        } else {
-            self.tt.near.probe(&key, hash)
+        let tt_move = match self.probe_node(&node, hint, &mut alpha, &mut beta) {
+            Ok(tt_move) => tt_move,
+            Err(answer) => return answer,
         };
-        if let Some((lower, upper, best)) = stored {
-            if lower >= beta || lower == upper {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
-            tt_move = best;
-        }
         let alpha_orig = alpha;
-        if cut != EXACT {
+        if node.cut != EXACT {
             if let Some(v) = self.probcut(board, alpha, beta, empties) {
                 return v;
             }
@@ -184,14 +176,97 @@ impl<'a, R: GameRules> Search<'a, R> {
             many = [Move::default(); MAX_MOVES];
             &mut many
         };
+        let n = self.list_moves(&state, moves, list, empties);
+        let mut list = &mut list[..n];
+
+        // The best of the moves not searched (below) or searched so far, and its square.
+        let mut first = (NO_SCORE, NO_MOVE);
+        if node.in_deep_table && empties >= ETC_MIN {
+            match self.refute_by_children(&state, &node, list, alpha_orig, alpha, beta) {
+                Ok((best_dropped, kept)) => {
+                    first = best_dropped;
+                    list = &mut list[..kept];
+                }
+                Err(refuted) => return refuted,
+            }
+        }
+        let Some((best, best_move)) =
+            self.search_list(state, board, list, tt_move, alpha, beta, empties, first)
+        else {
+            return 0;
+        };
+        if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
+            return 0;
+        }
+        self.store_node(&node, alpha_orig, beta, best, best_move);
+        best
+    }
+
+    /// How exactly a node with `empties` empties is searched: selective searches cut from
+    /// `PROBCUT_MIN` up (their margin), every other node is `EXACT`.
+    #[inline(always)]
+    fn cut_at(&self, empties: u32) -> u8 {
+        match self.selective {
+            Some(s) if empties >= PROBCUT_MIN => s.margin as u8,
+            _ => EXACT,
+        }
+    }
+
+    /// The node's table entry: from the parent's `hint` when it probed, else from the deep
+    /// table from `TT_MIN` empties up, else from the near table. `Err` with the answer when
+    /// the entry decides the node; otherwise the window narrowed to the entry's bounds and
+    /// `Ok` with the table's move (`NO_MOVE` when none).
+    #[inline(always)]
+    fn probe_node(
+        &self,
+        node: &NodeKey,
+        hint: Hint,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> Result<u8, i32> {
+        let mut tt_move = NO_MOVE;
+        let stored = if let Some((bounds, best)) = hint.get() {
+            // The parent probed this board (and applied the rule on selective entries).
+            tt_move = best;
+            bounds.map(|(lower, upper)| (lower, upper, best))
+        } else if node.in_deep_table {
+            match self.tt.deep.probe(&node.key, node.hash) {
+                // A selective entry's bounds are guesses: the exact search takes its move only.
+                Some(e) if e.cut < node.cut => {
+                    tt_move = e.best;
+                    None
+                }
+                Some(e) => Some((e.lower as i32, e.upper as i32, e.best)),
+                None => None,
+            }
+        } else {
+            self.tt.near.probe(&node.key, node.hash)
+        };
+        if let Some((lower, upper, best)) = stored {
+            if lower >= *beta || lower == upper {
+                return Err(lower);
+            }
+            if upper <= *alpha {
+                return Err(upper);
+            }
+            *alpha = (*alpha).max(lower);
+            *beta = (*beta).min(upper);
+            tt_move = best;
+        }
+        Ok(tt_move)
+    }
+
+    /// Writes the legal moves `moves` of `state` with their flips into `list` (zeroed: no
+    /// value, no hint) and returns how many; just above the last empties it also prefetches
+    /// each child's near-table slot.
+    #[inline(always)]
+    fn list_moves(&self, state: &R::State, moves: u64, list: &mut [Move], empties: u32) -> usize {
         let mut n = 0;
         let prefetch_children = empties > SHALLOW_MAX + 1 && empties <= TT_MIN;
         for sq in Bits(moves) {
-            let f = R::flips(&state, sq);
+            let f = R::flips(state, sq);
             if prefetch_children {
-                self.tt
-                    .near
-                    .prefetch(R::key(&R::play(&state, sq, f)).hash());
+                self.tt.near.prefetch(R::key(&R::play(state, sq, f)).hash());
             }
             // The list is zeroed (no value, no hint): only the move itself is written.
             let m = &mut list[n];
@@ -199,78 +274,110 @@ impl<'a, R: GameRules> Search<'a, R> {
             m.flips = f;
             n += 1;
         }
-        let list = &mut list[..n];
+        n
+    }
 
-        // The best of the moves not searched (below) or searched so far, and its square.
-        let mut first = (NO_SCORE, NO_MOVE);
-        if use_tt && empties >= ETC_MIN {
-            // Enhanced transposition cutoff: a child already known to refute the window. Every
-            // child's bucket is asked for before the first is probed, so the probes' cache
-            // misses overlap instead of following one another. What each probe finds goes to
-            // the child as its hint.
-            let mut few_hashes;
-            let mut many_hashes;
-            let child_hashes: &mut [u64] = if n <= FEW_MOVES {
-                few_hashes = [0u64; FEW_MOVES];
-                &mut few_hashes
-            } else {
-                many_hashes = [0u64; MAX_MOVES];
-                &mut many_hashes
-            };
-            for (m, child_hash) in list.iter().zip(child_hashes.iter_mut()) {
-                *child_hash = R::key(&R::play(&state, m.sq as usize, m.flips)).hash();
-                self.tt.deep.prefetch(*child_hash);
-            }
-            // How exactly the children are searched (the rule of selective entries is theirs).
-            let child_cut = match self.selective {
-                // (The children have `empties - 1` empties.)
-                Some(s) if empties > PROBCUT_MIN => s.margin as u8,
-                _ => EXACT,
-            };
-            for (m, &child_hash) in list.iter_mut().zip(child_hashes.iter()) {
-                let child = R::key(&R::play(&state, m.sq as usize, m.flips));
-                m.hint = match self.tt.deep.probe(&child, child_hash) {
-                    Some(e) => {
-                        if e.cut >= cut {
-                            let score = -(e.upper as i32);
-                            if score >= beta {
-                                self.tt
-                                    .deep
-                                    .store(&key, hash, empties, alpha_orig, beta, score, m.sq, cut);
-                                return score;
-                            }
-                        }
-                        if e.cut >= child_cut {
-                            Hint::found(e.lower, e.upper, e.best)
-                        } else {
-                            Hint::move_only(e.best)
+    /// Enhanced transposition cutoff: a child already known to refute the window. Every
+    /// child's bucket is asked for before the first is probed, so the probes' cache misses
+    /// overlap instead of following one another. What each probe finds goes to the child as
+    /// its hint. `Err` with the score when a child refutes the window (stored); otherwise the
+    /// moves that may still raise alpha are moved to the front of `list` and `Ok` gives the
+    /// best bound of those dropped (with its square) and how many are kept.
+    #[inline(always)]
+    fn refute_by_children(
+        &mut self,
+        state: &R::State,
+        node: &NodeKey,
+        list: &mut [Move],
+        alpha_orig: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<((i32, u8), usize), i32> {
+        let mut n = list.len();
+        let mut few_hashes;
+        let mut many_hashes;
+        let child_hashes: &mut [u64] = if n <= FEW_MOVES {
+            few_hashes = [0u64; FEW_MOVES];
+            &mut few_hashes
+        } else {
+            many_hashes = [0u64; MAX_MOVES];
+            &mut many_hashes
+        };
+        for (m, child_hash) in list.iter().zip(child_hashes.iter_mut()) {
+            *child_hash = R::key(&R::play(state, m.sq as usize, m.flips)).hash();
+            self.tt.deep.prefetch(*child_hash);
+        }
+        // How exactly the children are searched (the rule of selective entries is theirs).
+        let child_cut = self.cut_at(node.empties - 1);
+        for (m, &child_hash) in list.iter_mut().zip(child_hashes.iter()) {
+            let child = R::key(&R::play(state, m.sq as usize, m.flips));
+            m.hint = match self.tt.deep.probe(&child, child_hash) {
+                Some(e) => {
+                    if e.cut >= node.cut {
+                        let score = -(e.upper as i32);
+                        if score >= beta {
+                            self.tt.deep.store(
+                                &node.key,
+                                node.hash,
+                                node.empties,
+                                alpha_orig,
+                                beta,
+                                score,
+                                m.sq,
+                                node.cut,
+                            );
+                            return Err(score);
                         }
                     }
-                    None => Hint::MISSING,
-                };
-            }
-            // A child whose lower bound proves that its move cannot raise alpha is neither
-            // ordered nor searched: its search would return that bound at once, as a node
-            // (fail-soft) its upper bound of the move's score, which is what the node takes.
-            let mut i = 0;
-            while i < n {
-                if let Some((Some((lower, _)), _)) = list[i].hint.get() {
-                    if -lower <= alpha {
-                        if -lower > first.0 {
-                            first = (-lower, list[i].sq);
-                        }
-                        n -= 1;
-                        list.swap(i, n);
-                        continue;
+                    if e.cut >= child_cut {
+                        Hint::found(e.lower, e.upper, e.best)
+                    } else {
+                        Hint::move_only(e.best)
                     }
                 }
-                i += 1;
-            }
+                None => Hint::MISSING,
+            };
         }
-        let list = &mut list[..n];
+        // A child whose lower bound proves that its move cannot raise alpha is neither
+        // ordered nor searched: its search would return that bound at once, as a node
+        // (fail-soft) its upper bound of the move's score, which is what the node takes.
+        let mut dropped = (NO_SCORE, NO_MOVE);
+        let mut i = 0;
+        while i < n {
+            if let Some((Some((lower, _)), _)) = list[i].hint.get() {
+                if -lower <= alpha {
+                    if -lower > dropped.0 {
+                        dropped = (-lower, list[i].sq);
+                    }
+                    n -= 1;
+                    list.swap(i, n);
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        Ok((dropped, n))
+    }
 
-        // The table's move is searched before the others are ordered: when it cuts, as it
-        // mostly does, their ordering (a search of each at the deepest nodes) is never needed.
+    /// Searches the moves of `list` after `first` (the best bound of the moves not searched,
+    /// and its square): the table's move `tt_move` alone first, before the others are ordered
+    /// (when it cuts, as it mostly does, their ordering, a search of each at the deepest
+    /// nodes, is never needed), then the others ordered. The best score and its move; `None`
+    /// when the search was stopped before the others.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_list(
+        &mut self,
+        state: R::State,
+        board: Board,
+        list: &mut [Move],
+        tt_move: u8,
+        alpha: i32,
+        beta: i32,
+        empties: u32,
+        mut first: (i32, u8),
+    ) -> Option<(i32, u8)> {
+        let n = list.len();
         let mut searched = 0;
         if let Some(i) = list.iter().position(|m| m.sq == tt_move) {
             list.swap(0, i);
@@ -287,37 +394,45 @@ impl<'a, R: GameRules> Search<'a, R> {
             }
             searched = 1;
         }
-        let (best, best_move) = if first.0 >= beta || n == searched {
-            first
-        } else {
-            if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
-                return 0;
-            }
-            let rest = &mut list[searched..];
-            self.order(board, rest, empties);
-            self.search_moves_after(
-                state,
-                rest,
-                alpha.max(first.0),
-                beta,
-                empties,
-                first,
-                searched,
-            )
-        };
-        if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
-            return 0;
+        if first.0 >= beta || n == searched {
+            return Some(first);
         }
-        if use_tt {
-            self.tt
-                .deep
-                .store(&key, hash, empties, alpha_orig, beta, best, best_move, cut);
+        if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
+            return None;
+        }
+        let rest = &mut list[searched..];
+        self.order(board, rest, empties);
+        Some(self.search_moves_after(
+            state,
+            rest,
+            alpha.max(first.0),
+            beta,
+            empties,
+            first,
+            searched,
+        ))
+    }
+
+    /// Stores the result `best` (move `best_move`) of a node searched within
+    /// (`alpha_orig`, `beta`): in the deep table from `TT_MIN` empties up, else the near table.
+    #[inline(always)]
+    fn store_node(&self, node: &NodeKey, alpha_orig: i32, beta: i32, best: i32, best_move: u8) {
+        if node.in_deep_table {
+            self.tt.deep.store(
+                &node.key,
+                node.hash,
+                node.empties,
+                alpha_orig,
+                beta,
+                best,
+                best_move,
+                node.cut,
+            );
         } else {
             self.tt
                 .near
-                .store(&key, hash, alpha_orig, beta, best, best_move);
+                .store(&node.key, node.hash, alpha_orig, beta, best, best_move);
         }
-        best
     }
 
     /// ProbCut: when a shallow evaluation search of `board` is beyond the window by the
