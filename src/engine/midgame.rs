@@ -489,8 +489,8 @@ mod tests {
 
     #[test]
     fn the_value_at_each_depth_is_the_plain_alpha_beta_value() {
-        // eval::search is a separate alpha-beta with the same leaves; with all moves searched
-        // at the root, every root move's value must equal its value there.
+        // search::eval_search::search is a separate alpha-beta with the same leaves; with all
+        // moves searched at the root, every root move's value must equal its value there.
         let stop = AtomicBool::new(false);
         let weights = builtin();
         for seed in 1..6 {
@@ -502,7 +502,7 @@ mod tests {
                 for &(mv, v) in &outcome.moves {
                     let child = board.play(mv.unwrap()).unwrap();
                     let mut nodes = 0;
-                    let expected = -crate::eval::search(
+                    let expected = -crate::search::eval_search::search(
                         weights,
                         child.player,
                         child.opponent,
@@ -524,7 +524,8 @@ mod tests {
     #[test]
     fn a_board_with_more_moves_than_play_reaches_is_searched() {
         // 35 moves (the move lists once had room for 33): the interior node orders all of
-        // them, and its value is eval::search's (a separate alpha-beta with the same leaves).
+        // them, and its value is search::eval_search::search's (a separate alpha-beta with the
+        // same leaves).
         let stop = AtomicBool::new(false);
         let weights = builtin();
         let board = crate::board::tests::many_moves_board();
@@ -544,7 +545,7 @@ mod tests {
         assert_eq!(squares, board.moves());
         let v = run.negamax(board, 2, -INFINITY, INFINITY);
         let mut nodes = 0;
-        let expected = crate::eval::search(
+        let expected = crate::search::eval_search::search(
             weights,
             board.player,
             board.opponent,

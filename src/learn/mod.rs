@@ -8,7 +8,7 @@ pub mod gen;
 pub mod train;
 
 use crate::board::Board;
-pub use crate::eval::search as eval_search;
+pub use crate::search::eval_search::search as eval_search;
 
 /// The symmetry-canonical form of a board (the smallest of its eight images): two boards are
 /// the same training position when their canonical forms are equal.

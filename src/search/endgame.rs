@@ -8,6 +8,7 @@
 //! serve the rule sets whose state is the board (`BOARD_ONLY`), while a rule set where supplies
 //! can bind takes `leaf` at the last empties. The thresholds are in `thresholds`.
 
+use super::eval_search;
 use super::node::{stability_cutoff, Cancel, Hint, Move, Search, NO_SCORE};
 use super::thresholds::{
     probcut_depth, CANCEL_CHECK_MIN, ETC_MIN, PROBCUT_MIN, SHALLOW_MAX, SPLIT_ELDEST, TT_MIN,
@@ -443,7 +444,7 @@ impl<'a, R: GameRules> Search<'a, R> {
         let depth = probcut_depth(empties);
         if beta + margin <= 64 {
             let t = (beta + margin) * scale;
-            let v = crate::eval::search(
+            let v = eval_search::search(
                 self.weights,
                 board.player,
                 board.opponent,
@@ -458,7 +459,7 @@ impl<'a, R: GameRules> Search<'a, R> {
         }
         if alpha - margin >= -64 {
             let t = (alpha - margin) * scale;
-            let v = crate::eval::search(
+            let v = eval_search::search(
                 self.weights,
                 board.player,
                 board.opponent,

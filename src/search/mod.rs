@@ -4,6 +4,7 @@
 //! about terminals; its options are the plain [`SolveOptions`] struct.
 
 pub mod endgame;
+pub mod eval_search;
 pub mod last;
 pub mod limit;
 pub mod literal;

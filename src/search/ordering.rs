@@ -6,6 +6,7 @@
 //! leaf evaluations updated from their parent's pattern indices where all children are
 //! evaluated).
 
+use super::eval_search;
 use super::node::{Move, Search};
 use super::thresholds::{eval_order_depth, EVAL_ORDER_MIN, ROOT_SORT_DEPTH};
 use super::tt::{Tables, NO_MOVE};
@@ -138,7 +139,7 @@ pub fn learned_order(
                 None => 0,
             }
         }
-        _ => -crate::eval::search_moves(
+        _ => -eval_search::search_moves(
             weights,
             next_player,
             next_opponent,
