@@ -1,15 +1,17 @@
-//! Move ordering: which child to search first. Near the leaves it is parity (play into regions
-//! with an odd number of empties first) and a fixed square preference; in the middle it is
-//! fastest-first (leave the opponent the fewest replies), corners, potential mobility and the
-//! transposition table's move; at the deepest nodes it is the learned evaluation
-//! ([`crate::eval`]) of each child, after a 0-6 ply search, with the opponent's mobility (the
-//! leaf evaluations updated from their parent's pattern indices where all children are
-//! evaluated).
+//! Move ordering: which child to search first, at every node the search orders, the root's
+//! included. Near the leaves it is parity (play into regions with an odd number of empties
+//! first) and a fixed square preference (the square classes the last empties use); in the
+//! middle it is fastest-first (leave the opponent the fewest replies), corners, potential
+//! mobility and the transposition table's move; at the deepest nodes and at the root it is the
+//! search's learned evaluation ([`crate::eval`], `Search::weights`) of each child, after a 0-6
+//! ply evaluation search (`eval_search`), with the opponent's mobility (the leaf evaluations
+//! updated from their parent's pattern indices where all children are evaluated). The depths
+//! and thresholds are in `thresholds`.
 
 use super::eval_search;
 use super::node::{Move, Search};
 use super::thresholds::{eval_order_depth, EVAL_ORDER_MIN, ROOT_SORT_DEPTH};
-use super::tt::{Tables, NO_MOVE};
+use super::tt::NO_MOVE;
 use crate::board::rules::GameRules;
 use crate::board::{legal_moves, neighbours, Bits, Board};
 
@@ -188,40 +190,41 @@ pub fn learned_order_played(
     }
 }
 
-/// The root's move list in search order: the table's move, then by the evaluation of each
-/// child after a `ROOT_SORT_DEPTH`-ply search from `EVAL_ORDER_MIN` empties up (fastest-first
-/// below).
-pub fn root_moves<R: GameRules>(state: &R::State, tt: &Tables) -> Vec<Move> {
-    let board = R::board(state);
-    let key = R::key(state);
-    let tt_move = tt
-        .deep
-        .probe(&key, key.hash())
-        .map(|e| e.best)
-        .unwrap_or(NO_MOVE);
-    let odd = odd_region_squares(board.empty());
-    let mut list: Vec<Move> = Bits(R::moves(state))
-        .map(|sq| Move::new(sq, R::flips(state, sq)))
-        .collect();
-    for m in list.iter_mut() {
-        let (np, no) = (
-            board.opponent ^ m.flips,
-            board.player ^ m.flips ^ (1u64 << m.sq),
-        );
-        m.value = if m.sq == tt_move {
-            i32::MAX
-        } else if board.empties() >= EVAL_ORDER_MIN {
-            let mut nodes = 0;
-            learned_order(crate::eval::builtin(), np, no, ROOT_SORT_DEPTH, &mut nodes)
-        } else {
-            fastest_first(np, no, m.sq as usize, odd)
-        };
-    }
-    list.sort_by_key(|m| -m.value);
-    list
-}
-
 impl<R: GameRules> Search<'_, R> {
+    /// The root's move list in search order: the table's move, then by this search's evaluation
+    /// of each child after a `ROOT_SORT_DEPTH`-ply search from `EVAL_ORDER_MIN` empties up
+    /// (fastest-first below). The nodes of these evaluation searches are not counted.
+    pub(super) fn root_moves(&self, state: &R::State) -> Vec<Move> {
+        let board = R::board(state);
+        let key = R::key(state);
+        let tt_move = self
+            .tt
+            .deep
+            .probe(&key, key.hash())
+            .map(|e| e.best)
+            .unwrap_or(NO_MOVE);
+        let odd = odd_region_squares(board.empty());
+        let mut list: Vec<Move> = Bits(R::moves(state))
+            .map(|sq| Move::new(sq, R::flips(state, sq)))
+            .collect();
+        for m in list.iter_mut() {
+            let (np, no) = (
+                board.opponent ^ m.flips,
+                board.player ^ m.flips ^ (1u64 << m.sq),
+            );
+            m.value = if m.sq == tt_move {
+                i32::MAX
+            } else if board.empties() >= EVAL_ORDER_MIN {
+                let mut nodes = 0;
+                learned_order(self.weights, np, no, ROOT_SORT_DEPTH, &mut nodes)
+            } else {
+                fastest_first(np, no, m.sq as usize, odd)
+            };
+        }
+        list.sort_by_key(|m| -m.value);
+        list
+    }
+
     /// Gives each move of a deep node its ordering value: the learned evaluation from
     /// `EVAL_ORDER_MIN` empties up, fastest-first below.
     pub(super) fn order(&mut self, board: Board, list: &mut [Move], empties: u32) {

@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use super::limit::{Budget, Limits};
 use super::node::{Cancel, Move, Search, Selectivity};
-use super::ordering::root_moves;
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
 use super::thresholds::{ASPIRATION_MIN, SELECTIVE_MARGINS, SELECTIVE_MIN};
 use super::tt::Tables;
@@ -108,6 +107,12 @@ impl Attempt<'_> {
             go()
         };
         (finished.then_some(result), nodes)
+    }
+
+    /// A search of this call that only orders the root's moves ([`Search::root_moves`]), with
+    /// the weights every search of the call orders by.
+    fn ordering_search<R: GameRules>(&self) -> Search<'_, R> {
+        Search::new(self.tt, &self.cancel, self.split_min)
     }
 
     /// Exact score of the side to move in `state` (window search); `None` when stopped.
@@ -245,8 +250,8 @@ impl Attempt<'_> {
         bounds: &mut (i32, i32),
     ) -> Option<(i32, u8)> {
         let board = R::board(&state);
-        let (tt, empties) = (self.tt, board.empties());
-        let mut list = root_moves::<R>(&state, tt);
+        let empties = board.empties();
+        let mut list = self.ordering_search::<R>().root_moves(&state);
         let search = |attempt: &mut Self, list: &mut [Move], alpha: i32, beta: i32| {
             attempt.run::<R, _>(board, |search| {
                 search.search_moves(state, list, alpha, beta, empties)
@@ -301,7 +306,7 @@ impl Attempt<'_> {
                 score = -score;
                 continue;
             }
-            let mut list = root_moves::<R>(&state, self.tt);
+            let mut list = self.ordering_search::<R>().root_moves(&state);
             if let Some(f) = first.take() {
                 if let Some(i) = list.iter().position(|m| m.sq == f) {
                     list[..=i].rotate_right(1);
