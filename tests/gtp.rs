@@ -460,3 +460,48 @@ fn match_against_rhino() {
         (move_time * 0.1 + 0.05) * 1000.0
     );
 }
+
+/// SIGTERM (or Ctrl-C) ends a server with exit code 130, as every command (it was 143, the
+/// default action of the signal).
+#[test]
+fn a_signal_ends_the_servers_with_130() {
+    for server in ["gtp", "nboard"] {
+        let mut child = Command::new(osolve_bin())
+            .arg(server)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait for an answer, so that the server is up before the signal.
+        let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let (command, answer) = if server == "gtp" {
+            ("name\n", "= osolve")
+        } else {
+            ("nboard 2\nping 1\n", "pong 1")
+        };
+        stdin.write_all(command.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        while !line.starts_with(answer) {
+            line.clear();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "{server} ended");
+        }
+        let status = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "{server} did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(stdin);
+        assert_eq!(status.code(), Some(130), "{server}: {status:?}");
+    }
+}

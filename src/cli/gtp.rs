@@ -73,6 +73,8 @@ pub fn ended(result: io::Result<()>) -> anyhow::Result<i32> {
 
 /// Runs the subcommand.
 pub fn run(args: GtpArgs) -> anyhow::Result<i32> {
+    // Ctrl-C and SIGTERM end the server at once with exit code 130, as every command.
+    super::interrupt().exit_at_once();
     let mut engine = args.engine.engine()?;
     let input = BufReader::new(io::stdin());
     ended(osolve::protocol::gtp::serve(

@@ -188,11 +188,11 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 #[derive(Args, Clone, Debug)]
 pub struct LimitArgs {
     /// Stop each position's search after SECONDS (decimals allowed); the position is then
-    /// reported unfinished, with the bounds of its score proven so far.
+    /// reported unfinished, with the bounds of its score proven so far (`gen` drops it).
     #[arg(long = "time-limit", value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<Duration>,
     /// Stop each position's search after about N nodes; the position is then reported
-    /// unfinished, with the bounds of its score proven so far.
+    /// unfinished, with the bounds of its score proven so far (`gen` drops it).
     #[arg(long = "node-limit", value_name = "N", value_parser = parse_node_limit)]
     pub node_limit: Option<u64>,
     /// Solve positions with more than 36 empty squares even without a limit (without --force
