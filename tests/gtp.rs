@@ -465,17 +465,18 @@ fn match_against_rhino() {
 /// default action of the signal).
 #[test]
 fn a_signal_ends_the_servers_with_130() {
+    use std::io::{BufRead, Write};
     for server in ["gtp", "nboard"] {
-        let mut child = Command::new(osolve_bin())
+        let mut child = std::process::Command::new(binary())
             .arg(server)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
         // Wait for an answer, so that the server is up before the signal.
         let mut stdin = child.stdin.take().unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
         let (command, answer) = if server == "gtp" {
             ("name\n", "= osolve")
         } else {
@@ -488,7 +489,7 @@ fn a_signal_ends_the_servers_with_130() {
             line.clear();
             assert!(stdout.read_line(&mut line).unwrap() > 0, "{server} ended");
         }
-        let status = Command::new("kill")
+        let status = std::process::Command::new("kill")
             .args(["-TERM", &child.id().to_string()])
             .status()
             .unwrap();
