@@ -54,6 +54,7 @@ fn solves(c: &mut Criterion) {
             threads: 1,
             hash_mb: SOLVE_HASH_MB,
             wld: false,
+            force: false,
         })
         .expect("one search thread");
         let first = solver.solve(&position).expect("nothing stops the solver");

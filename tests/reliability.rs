@@ -340,7 +340,7 @@ fn node_limits_give_bounds_that_hold_the_true_score() {
                     time: None,
                     nodes: Some(limit),
                 });
-                let width = consistent(s.try_solve(&position), score, limit);
+                let width = consistent(s.solve(&position).map_err(unfinished), score, limit);
                 narrowed |= width < 128;
             }
             assert!(narrowed || !narrows, "FFO #{number}: no bound proven");
@@ -362,10 +362,14 @@ fn node_limits_on_random_positions_stop_anywhere_and_stay_right() {
             time: None,
             nodes: Some(limit),
         });
-        widths.push(consistent(limited.try_solve(&p), score, limit));
+        widths.push(consistent(
+            limited.solve(&p).map_err(unfinished),
+            score,
+            limit,
+        ));
         // Move scoring: the moves it finished are exact.
         let (all, _) = exact.score_moves(&p).unwrap();
-        match limited.try_score_moves(&p) {
+        match limited.score_moves(&p).map_err(unfinished) {
             Ok((moves, _)) => assert_eq!(moves, all),
             Err(unfinished) => {
                 assert!(unfinished.bounds.contains(all[0].score));
@@ -374,7 +378,7 @@ fn node_limits_on_random_positions_stop_anywhere_and_stay_right() {
                 }
             }
         }
-        match limited.try_best_moves(&p) {
+        match limited.best_moves(&p).map_err(unfinished) {
             Ok((best, _, _)) => assert_eq!(best, score),
             Err(unfinished) => assert!(unfinished.bounds.contains(score)),
         }
@@ -391,7 +395,10 @@ fn a_time_limit_stops_the_search_with_bounds() {
         time: Some(Duration::from_millis(100)),
         nodes: None,
     });
-    let unfinished = s.try_solve(&position).expect_err("FFO #45 takes seconds");
+    let unfinished = s
+        .solve(&position)
+        .map_err(unfinished)
+        .expect_err("FFO #45 takes seconds");
     assert_eq!(unfinished.bounds.reason, StopReason::TimeLimit);
     assert!(unfinished.bounds.contains(score));
     assert!(unfinished.time >= Duration::from_millis(100));
@@ -422,7 +429,7 @@ fn a_stopped_search_leaves_the_solver_exact_for_the_next_positions() {
                 }
             };
             s.set_limits(limits);
-            assert!(s.try_solve(&deep[round % 3]).is_err());
+            assert!(s.solve(&deep[round % 3]).map_err(unfinished).is_err());
             s.set_limits(Limits::NONE);
             let p = random_position(&mut rng, 14 + (round % 5) as u32);
             let solution = s.solve(&p).unwrap();
@@ -438,7 +445,7 @@ fn a_stopped_search_leaves_the_solver_exact_for_the_next_positions() {
             time: None,
             nodes: Some(1_000_000),
         });
-        assert!(s.try_solve(&position).is_err());
+        assert!(s.solve(&position).map_err(unfinished).is_err());
         s.set_limits(Limits::NONE);
         assert_eq!(s.solve(&position).unwrap().score, score);
     }
@@ -453,7 +460,10 @@ fn a_stop_from_another_thread_mid_search_reports_true_bounds() {
         std::thread::sleep(Duration::from_millis(300));
         stop.stop();
     });
-    let unfinished = s.try_solve(&position).expect_err("FFO #45 takes seconds");
+    let unfinished = s
+        .solve(&position)
+        .map_err(unfinished)
+        .expect_err("FFO #45 takes seconds");
     stopper.join().unwrap();
     assert_eq!(unfinished.bounds.reason, StopReason::Interrupted);
     assert!(unfinished.bounds.contains(score), "{:?}", unfinished.bounds);
@@ -461,7 +471,12 @@ fn a_stop_from_another_thread_mid_search_reports_true_bounds() {
     // A stop request holds for every later call (Ctrl-C ends the run).
     let quick = random_position(&mut Rng(5), 6);
     assert_eq!(
-        s.try_solve(&quick).unwrap_err().bounds.reason,
+        s.solve(&quick)
+            .unwrap_err()
+            .unfinished()
+            .unwrap()
+            .bounds
+            .reason,
         StopReason::Interrupted
     );
 }
@@ -501,4 +516,11 @@ fn the_cli_reports_unfinished_positions_with_bounds_never_a_score() {
     // The same run without a limit is exact.
     let r = solve_one(text.trim(), &["--time-limit", "3600"]);
     assert_eq!(r["score"], 38);
+}
+
+/// What a stopped search proved (these positions are never refused: limits are set).
+fn unfinished(error: osolve::search::SolveError) -> osolve::search::Unfinished {
+    error
+        .unfinished()
+        .expect("a limited search is never refused")
 }

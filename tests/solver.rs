@@ -125,7 +125,7 @@ fn node_limits_hold_on_a_deep_opening() {
             nodes: Some(limit),
             ..Limits::NONE
         });
-        let unfinished = solver.try_solve(&position).unwrap_err();
+        let unfinished = solver.solve(&position).map_err(unfinished).unwrap_err();
         assert_eq!(unfinished.bounds.reason, StopReason::NodeLimit);
         assert!(
             (limit..=most).contains(&unfinished.nodes),
@@ -133,4 +133,11 @@ fn node_limits_hold_on_a_deep_opening() {
             unfinished.nodes
         );
     }
+}
+
+/// What a stopped search proved (these positions are never refused: limits are set).
+fn unfinished(error: osolve::search::SolveError) -> osolve::search::Unfinished {
+    error
+        .unfinished()
+        .expect("a limited search is never refused")
 }

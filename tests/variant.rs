@@ -6,7 +6,7 @@
 //! path untouched by the new options.
 
 use osolve::board::random::Rng;
-use osolve::board::rules::{Rules, Scoring, Supplies, VariantPosition};
+use osolve::board::rules::{Rules, Scoring, Supplies, Variant};
 use osolve::board::{Color, Position, Square};
 use osolve::drivers::perft::perft;
 use osolve::drivers::perft::perft_game_sequential;
@@ -19,10 +19,10 @@ mod common;
 use common::{root, run, sq, temp_dir, Background};
 
 /// A Reversi game played at random from the empty board down to `empties` empty squares.
-fn random_reversi(rng: &mut Rng, empties: u32) -> VariantPosition {
+fn random_reversi(rng: &mut Rng, empties: u32) -> Position {
     'game: loop {
-        let mut position = VariantPosition::start(Rules::Reversi);
-        while position.position().board.empties() > empties {
+        let mut position = Position::start_of(Rules::Reversi);
+        while position.board.empties() > empties {
             let moves = position.moves();
             if moves == 0 {
                 if position.is_over() {
@@ -70,7 +70,7 @@ fn reversi_perft_decomposes_into_othello_counts() {
     )
     .unwrap()
     .board;
-    let start = VariantPosition::start(Rules::Reversi);
+    let start = Position::start_of(Rules::Reversi);
     for depth in 5..=9 {
         let expected = 8 * perft(crossed, depth - 4) + 16 * perft(side_by_side, depth - 4);
         assert_eq!(
@@ -106,13 +106,12 @@ fn the_binary_agrees_with_the_literal_minimax() {
                     white: 1,
                 }
             };
-            position =
-                VariantPosition::new(position.position(), Some(supplies), Rules::Reversi).unwrap();
+            position = position.with_rules(Rules::Reversi, Some(supplies)).unwrap();
         }
-        let text = format_board_with_supplies(&position.position(), position.supplies());
+        let text = format_board_with_supplies(&position, position.supplies().unwrap());
         expected.push((
-            reference::minimax(&position, Scoring::Official),
-            reference::minimax(&position, Scoring::Raw),
+            minimax(&position, Scoring::Official),
+            minimax(&position, Scoring::Raw),
         ));
         texts.push(text);
     }
@@ -169,12 +168,12 @@ fn raw_scoring_counts_the_discs_on_the_board() {
     let found = (0..400)
         .map(|_| {
             let p = osolve::board::random::random_position(&mut rng, 9);
-            VariantPosition::new(p, None, Rules::Othello).unwrap()
+            p.with_rules(Rules::Othello, None).unwrap()
         })
-        .find(|p| reference::minimax(p, Scoring::Official) != reference::minimax(p, Scoring::Raw))
+        .find(|p| minimax(p, Scoring::Official) != minimax(p, Scoring::Raw))
         .expect("some position ends early");
-    let text = osolve::notation::format_board(&found.position());
-    let raw = reference::minimax(&found, Scoring::Raw);
+    let text = osolve::notation::format_board(&found);
+    let raw = minimax(&found, Scoring::Raw);
     let (code, out, _) = run(&["solve", "--quiet", "--scoring", "raw", "-p", &text]);
     assert_eq!(code, 0);
     assert!(
@@ -226,9 +225,11 @@ fn reversi_transcripts_and_supplies_in_text() {
          empty squares, since every disc placed fills one"
     );
     // Black with no disc left must pass although it has moves: white fills the board.
-    let parsed =
-        parse_text_with(&format!("{board} X 0 8"), Source::inline(), Rules::Reversi).unwrap();
-    let stuck = VariantPosition::new(parsed.position, parsed.supplies, Rules::Reversi).unwrap();
+    let parsed = parse_text_with(&format!("{board} X 0 8"), Source::inline(), REVERSI).unwrap();
+    let stuck = parsed
+        .position
+        .with_rules(Rules::Reversi, parsed.position.supplies())
+        .unwrap();
     assert_ne!(parsed.position.board.moves(), 0);
     assert_eq!(stuck.moves(), 0);
     let (code, out, _) = run(&[
@@ -242,10 +243,7 @@ fn reversi_transcripts_and_supplies_in_text() {
     assert_eq!(code, 0);
     let record: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(record["best_move"], "--");
-    assert_eq!(
-        record["score"],
-        reference::minimax(&stuck, Scoring::Official)
-    );
+    assert_eq!(record["score"], minimax(&stuck, Scoring::Official));
     let pv = record["pv"].as_array().unwrap();
     // Black passes before every white move.
     for (ply, mv) in pv.iter().enumerate() {
@@ -262,8 +260,8 @@ fn analyze_checks_its_own_reversi_output() {
     let lines: Vec<String> = (0..6)
         .map(|i| loop {
             let p = random_reversi(&mut rng, 6 + i % 4);
-            if p.supplies() == Supplies::derived(&p.position()) {
-                break format_board_with_supplies(&p.position(), p.supplies());
+            if p.supplies() == Some(Supplies::derived(&p)) {
+                break format_board_with_supplies(&p, p.supplies().unwrap());
             }
         })
         .collect();
@@ -285,9 +283,11 @@ fn analyze_checks_its_own_reversi_output() {
     assert_eq!(written.lines().count(), 6);
     // Every written score is the literal minimax of the move.
     for (line, text) in written.lines().zip(&lines) {
-        let parsed = parse_text_with(text, Source::inline(), Rules::Reversi).unwrap();
-        let position =
-            VariantPosition::new(parsed.position, parsed.supplies, Rules::Reversi).unwrap();
+        let parsed = parse_text_with(text, Source::inline(), REVERSI).unwrap();
+        let position = parsed
+            .position
+            .with_rules(Rules::Reversi, parsed.position.supplies())
+            .unwrap();
         let scores = osolve::notation::parse_position(line).unwrap().expected;
         assert_eq!(scores.len() as u32, position.moves().count_ones().max(1));
         for (mv, score) in scores {
@@ -295,7 +295,7 @@ fn analyze_checks_its_own_reversi_output() {
                 Some(square) => position.play(square).unwrap(),
                 None => position.pass(),
             };
-            assert_eq!(score, -reference::minimax(&child, Scoring::Raw));
+            assert_eq!(score, -minimax(&child, Scoring::Raw));
         }
     }
     // The OBF lines carry no supplies; the derived ones are the games' own, so the file checks
@@ -544,4 +544,14 @@ fn show_refuses_limits_and_solves_under_every_rule_set() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("discs left: black 10, white 10"), "{out}");
     assert!(out.contains("score +30  pv a2 "), "{out}");
+}
+
+const REVERSI: Variant = Variant {
+    rules: Rules::Reversi,
+    scoring: Scoring::Official,
+};
+
+/// The literal rules' minimax score of `position` under `scoring`.
+fn minimax(position: &Position, scoring: Scoring) -> i32 {
+    reference::minimax(&position.with_scoring(scoring))
 }

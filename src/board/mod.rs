@@ -10,12 +10,14 @@ pub mod last_flip;
 mod masks;
 pub mod moves;
 mod moves_avx2;
+pub mod position;
 pub mod random;
 pub mod rules;
 
 pub use flip::{flips, flips_portable};
 pub use last_flip::{last_flip_count, LastLines};
 pub use moves::{legal_moves, neighbours};
+pub use position::{Position, VariantError};
 
 use std::fmt;
 use std::str::FromStr;
@@ -314,63 +316,6 @@ pub fn symmetry(mut b: u64, k: usize) -> u64 {
         b = flip_diagonal(b);
     }
     b
-}
-
-/// A board with the colour of the side to move: what a user means by "a position".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
-    /// The discs, from the side to move's point of view.
-    pub board: Board,
-    /// Who is to move.
-    pub to_move: Color,
-}
-
-impl Position {
-    /// The standard start: black to move.
-    pub fn start() -> Position {
-        Position {
-            board: Board::start(),
-            to_move: Color::Black,
-        }
-    }
-    /// A position from black's and white's discs; `None` when they overlap.
-    pub fn from_colors(black: u64, white: u64, to_move: Color) -> Option<Position> {
-        let board = match to_move {
-            Color::Black => Board::new(black, white)?,
-            Color::White => Board::new(white, black)?,
-        };
-        Some(Position { board, to_move })
-    }
-    /// Black's discs.
-    pub fn black(&self) -> u64 {
-        self.discs(Color::Black)
-    }
-    /// White's discs.
-    pub fn white(&self) -> u64 {
-        self.discs(Color::White)
-    }
-    /// The discs of `color`.
-    pub fn discs(&self, color: Color) -> u64 {
-        if color == self.to_move {
-            self.board.player
-        } else {
-            self.board.opponent
-        }
-    }
-    /// The position after a legal move, or `None`.
-    pub fn play(&self, sq: Square) -> Option<Position> {
-        Some(Position {
-            board: self.board.play(sq)?,
-            to_move: self.to_move.other(),
-        })
-    }
-    /// The same discs, the other side to move.
-    pub fn pass(&self) -> Position {
-        Position {
-            board: self.board.pass(),
-            to_move: self.to_move.other(),
-        }
-    }
 }
 
 #[cfg(test)]

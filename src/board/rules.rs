@@ -1,9 +1,9 @@
 //! The rules of the game as a parameter: the move rules ([`Rules`]: Othello, or the historical
 //! Reversi rules with an empty start board, the first four discs on the centre without flips and
 //! 32 discs per player), the scoring of a finished game ([`Scoring`]: official, or raw disc
-//! difference), the discs left to each side ([`Supplies`]) and the game state that carries them
-//! ([`Game`], and [`VariantPosition`] with its colours), with the check that a position can occur
-//! under Reversi rules. The same rules as types ([`GameRules`] and its four instances) are what
+//! difference), the discs left to each side ([`Supplies`]) and the search's state that carries
+//! them ([`GameState`]; the position a user gives, with its colours and the check that its rules
+//! can reach it, is [`super::Position`]). The same rules as types ([`GameRules`] and its four instances) are what
 //! the code generic over the rules (the search, perft) is monomorphised for: the state it
 //! walks, the squares the side to move may take, the play and pass steps, the final score and
 //! a key that tells states apart. Uses the board primitives (legal moves, flips) and knows
@@ -13,7 +13,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
-use super::{Bits, Board, Color, Position, Square};
+use super::{Bits, Board, Color};
 
 /// Discs each player owns under Reversi rules.
 pub const DISCS_EACH: u8 = 32;
@@ -159,21 +159,6 @@ impl Supplies {
         }
     }
 
-    /// The supplies of a position assuming nobody has passed so far: the `n` discs on the board
-    /// were placed alternately, black first, so the side to move placed `n / 2` (rounded down)
-    /// and the other side the rest. (When the side to move does not fit the parity of `n`, this
-    /// is the count after one pass, the fewest passes that explain it.)
-    pub fn derived(position: &Position) -> Supplies {
-        let on_board = 64 - position.board.empties();
-        let mover_placed = (on_board / 2) as u8;
-        let other_placed = (on_board - on_board / 2) as u8;
-        Supplies::of_sides(
-            position.to_move,
-            DISCS_EACH - mover_placed,
-            DISCS_EACH - other_placed,
-        )
-    }
-
     /// The supplies when the side to move, `mover`, has `mover_left` discs and the other side
     /// `other_left`.
     pub fn of_sides(mover: Color, mover_left: u8, other_left: u8) -> Supplies {
@@ -190,62 +175,10 @@ impl Supplies {
     }
 }
 
-/// A position that cannot occur under the rules given.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum VariantError {
-    /// More than 32 discs left to one side.
-    #[error("expected at most 32 discs left to {color}, found {found}", color = .color.name())]
-    TooManyLeft {
-        /// The side.
-        color: Color,
-        /// Its discs left.
-        found: u8,
-    },
-    /// The discs left do not add up to the empty squares (every placement fills one square).
-    #[error(
-        "expected the discs left (black {black} + white {white} = {sum}) to equal the {empties} \
-         empty squares, since every disc placed fills one",
-        sum = u32::from(*.black) + u32::from(*.white)
-    )]
-    SupplySum {
-        /// Black's discs left.
-        black: u8,
-        /// White's discs left.
-        white: u8,
-        /// Empty squares.
-        empties: u32,
-    },
-    /// A disc outside the centre before the centre is full.
-    #[error(
-        "under Reversi rules the first four discs go on d4 e4 d5 e5, found a disc on {square} \
-         while {empty} is still empty"
-    )]
-    OutsideCentre {
-        /// A disc outside the centre.
-        square: Square,
-        /// An empty centre square.
-        empty: Square,
-    },
-    /// During the opening no disc is flipped, so each side has exactly the discs it placed.
-    #[error(
-        "under Reversi rules no disc is flipped while the centre fills, so {color} should have \
-         the {placed} discs it placed, found {found}",
-        color = .color.name()
-    )]
-    OpeningCount {
-        /// The side.
-        color: Color,
-        /// Discs it placed (32 minus its discs left).
-        placed: u8,
-        /// Its discs on the board.
-        found: u32,
-    },
-}
-
 /// A game state from the side to move's point of view, as the solver searches it: the board and
 /// the discs left to each side. Under Othello rules the supplies are carried but never matter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Game {
+pub struct GameState {
     /// The discs, from the side to move's point of view.
     pub board: Board,
     /// Discs left to the side to move.
@@ -256,7 +189,7 @@ pub struct Game {
     pub rules: Rules,
 }
 
-impl Game {
+impl GameState {
     /// True while some centre square is empty under Reversi rules: moves go on the centre and
     /// flip nothing.
     #[inline(always)]
@@ -280,7 +213,7 @@ impl Game {
         self.board.moves()
     }
 
-    /// The discs a move on `sq` (one of [`Game::moves`]) flips: none during the opening.
+    /// The discs a move on `sq` (one of [`GameState::moves`]) flips: none during the opening.
     #[inline(always)]
     pub fn flips(&self, sq: usize) -> u64 {
         if self.in_opening() {
@@ -293,9 +226,9 @@ impl Game {
     /// The game after the side to move places a disc on `sq` flipping `flipped`; the other side
     /// is then to move.
     #[inline(always)]
-    pub fn play(&self, sq: usize, flipped: u64) -> Game {
+    pub fn play(&self, sq: usize, flipped: u64) -> GameState {
         debug_assert!(self.moves() >> sq & 1 == 1 && self.flips(sq) == flipped);
-        Game {
+        GameState {
             board: Board {
                 player: self.board.opponent ^ flipped,
                 opponent: self.board.player ^ flipped ^ (1u64 << sq),
@@ -308,8 +241,8 @@ impl Game {
 
     /// The same game with the other side to move.
     #[inline(always)]
-    pub fn pass(&self) -> Game {
-        Game {
+    pub fn pass(&self) -> GameState {
+        GameState {
             board: self.board.pass(),
             player_left: self.opponent_left,
             opponent_left: self.player_left,
@@ -323,158 +256,9 @@ impl Game {
     }
 
     /// The children of the game in square order: the square and the game after it.
-    pub fn children(&self) -> impl Iterator<Item = (usize, Game)> + '_ {
+    pub fn children(&self) -> impl Iterator<Item = (usize, GameState)> + '_ {
         Bits(self.moves()).map(move |sq| (sq, self.play(sq, self.flips(sq))))
     }
-}
-
-/// A variant game with its colours: what a user gives and sees. Built only through
-/// [`VariantPosition::new`], which checks that the position can occur under its rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct VariantPosition {
-    /// The game, from the side to move's point of view.
-    pub game: Game,
-    /// Who is to move.
-    pub to_move: Color,
-}
-
-impl VariantPosition {
-    /// The position of `position` under `rules`, with the discs left to each side (`None`:
-    /// derived assuming no pass so far, see [`Supplies::derived`]). Under Reversi rules the
-    /// supplies must add up to the empty squares, and before the centre is full every disc must
-    /// sit on it, unflipped.
-    pub fn new(
-        position: Position,
-        supplies: Option<Supplies>,
-        rules: Rules,
-    ) -> Result<VariantPosition, VariantError> {
-        let supplies = supplies.unwrap_or_else(|| Supplies::derived(&position));
-        if rules == Rules::Reversi {
-            check_reversi(&position, supplies)?;
-        }
-        let mover = position.to_move;
-        Ok(VariantPosition {
-            game: Game {
-                board: position.board,
-                player_left: supplies.of(mover),
-                opponent_left: supplies.of(mover.other()),
-                rules,
-            },
-            to_move: mover,
-        })
-    }
-
-    /// The start of a game: the empty board under Reversi rules, the standard four discs under
-    /// Othello rules; black to move.
-    pub fn start(rules: Rules) -> VariantPosition {
-        let position = match rules {
-            Rules::Othello => Position::start(),
-            Rules::Reversi => Position::from_colors(0, 0, Color::Black).expect("an empty board"),
-        };
-        VariantPosition::new(position, None, rules).expect("the start is a legal position")
-    }
-
-    /// The rules in force.
-    pub fn rules(&self) -> Rules {
-        self.game.rules
-    }
-
-    /// The board with its side to move.
-    pub fn position(&self) -> Position {
-        Position {
-            board: self.game.board,
-            to_move: self.to_move,
-        }
-    }
-
-    /// The discs left to each colour.
-    pub fn supplies(&self) -> Supplies {
-        Supplies::of_sides(self.to_move, self.game.player_left, self.game.opponent_left)
-    }
-
-    /// The squares the side to move may play.
-    pub fn moves(&self) -> u64 {
-        self.game.moves()
-    }
-
-    /// The position after a disc on `square`, or `None` when it may not be placed there.
-    pub fn play(&self, square: Square) -> Option<VariantPosition> {
-        let sq = square.index();
-        if self.game.moves() >> sq & 1 == 0 {
-            return None;
-        }
-        Some(VariantPosition {
-            game: self.game.play(sq, self.game.flips(sq)),
-            to_move: self.to_move.other(),
-        })
-    }
-
-    /// The same position with the other side to move.
-    pub fn pass(&self) -> VariantPosition {
-        VariantPosition {
-            game: self.game.pass(),
-            to_move: self.to_move.other(),
-        }
-    }
-
-    /// True when neither side can place a disc.
-    pub fn is_over(&self) -> bool {
-        self.game.is_over()
-    }
-
-    /// The position after `line` (squares, `None` for a pass) when every move is legal.
-    pub fn after(&self, line: &[Option<Square>]) -> Option<VariantPosition> {
-        line.iter().try_fold(*self, |position, mv| match mv {
-            Some(square) => position.play(*square),
-            None => (position.moves() == 0 && !position.is_over()).then(|| position.pass()),
-        })
-    }
-}
-
-/// The checks of [`VariantPosition::new`] under Reversi rules.
-fn check_reversi(position: &Position, supplies: Supplies) -> Result<(), VariantError> {
-    for color in [Color::Black, Color::White] {
-        if supplies.of(color) > DISCS_EACH {
-            return Err(VariantError::TooManyLeft {
-                color,
-                found: supplies.of(color),
-            });
-        }
-    }
-    let empties = position.board.empties();
-    if u32::from(supplies.black) + u32::from(supplies.white) != empties {
-        return Err(VariantError::SupplySum {
-            black: supplies.black,
-            white: supplies.white,
-            empties,
-        });
-    }
-    let empty_centre = position.board.empty() & CENTRE;
-    if empty_centre != 0 {
-        let outside = !position.board.empty() & !CENTRE;
-        if outside != 0 {
-            return Err(VariantError::OutsideCentre {
-                square: first_square(outside),
-                empty: first_square(empty_centre),
-            });
-        }
-        for color in [Color::Black, Color::White] {
-            let placed = DISCS_EACH - supplies.of(color);
-            let found = position.discs(color).count_ones();
-            if found != u32::from(placed) {
-                return Err(VariantError::OpeningCount {
-                    color,
-                    placed,
-                    found,
-                });
-            }
-        }
-    }
-    Ok(())
-}
-
-fn first_square(bits: u64) -> Square {
-    Square::new(bits.trailing_zeros() as usize).expect("a non-empty bitboard")
 }
 
 // The rules as types, for the code generic over them (the search, perft).
@@ -587,28 +371,28 @@ impl<S: Score> GameRules for OthelloRules<S> {
 }
 
 impl<S: Score> GameRules for ReversiRules<S> {
-    type State = Game;
+    type State = GameState;
     const BOARD_ONLY: bool = false;
     const RULES: Rules = Rules::Reversi;
     const SCORING: Scoring = S::SCORING;
     #[inline(always)]
-    fn board(state: &Game) -> Board {
+    fn board(state: &GameState) -> Board {
         state.board
     }
     #[inline(always)]
-    fn moves(state: &Game) -> u64 {
+    fn moves(state: &GameState) -> u64 {
         state.moves()
     }
     #[inline(always)]
-    fn flips(state: &Game, sq: usize) -> u64 {
+    fn flips(state: &GameState, sq: usize) -> u64 {
         state.flips(sq)
     }
     #[inline(always)]
-    fn play(state: &Game, sq: usize, flips: u64) -> Game {
+    fn play(state: &GameState, sq: usize, flips: u64) -> GameState {
         state.play(sq, flips)
     }
     #[inline(always)]
-    fn pass(state: &Game) -> Game {
+    fn pass(state: &GameState) -> GameState {
         state.pass()
     }
     #[inline(always)]
@@ -620,7 +404,7 @@ impl<S: Score> GameRules for ReversiRules<S> {
     /// lowest empty squares on both sides at once (a square no real board has on both) keeps
     /// keys of different supplies apart, and the board is recovered from the key.
     #[inline]
-    fn key(state: &Game) -> Board {
+    fn key(state: &GameState) -> Board {
         let empty = state.board.empty();
         let mut rest = empty;
         for _ in 0..state.player_left.min(64) {
@@ -640,19 +424,23 @@ mod rules_as_types {
 
     #[test]
     fn reversi_keys_tell_supplies_apart_and_othello_keys_are_boards() {
-        let position = Position::start();
-        let key = |black, white| {
-            let v = VariantPosition::new(position, Some(Supplies { black, white }), Rules::Reversi)
-                .unwrap();
-            ReversiRules::<Official>::key(&v.game)
+        let board = Board::start();
+        let key = |player_left, opponent_left| {
+            let state = GameState {
+                board,
+                player_left,
+                opponent_left,
+                rules: Rules::Reversi,
+            };
+            ReversiRules::<Official>::key(&state)
         };
         let (a, b, c) = (key(30, 30), key(29, 31), key(31, 29));
         assert_ne!(a, b);
         assert_ne!(a, c);
         assert_ne!(b, c);
         assert_eq!((a.player & a.opponent).count_ones(), 30);
-        assert_eq!(a.player & !a.opponent, position.board.player);
-        assert_eq!(Othello::key(&position.board), position.board);
+        assert_eq!(a.player & !a.opponent, board.player);
+        assert_eq!(Othello::key(&board), board);
     }
 
     #[test]
@@ -671,119 +459,6 @@ mod rules_as_types {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sq(name: &str) -> Square {
-        name.parse().unwrap()
-    }
-
-    #[test]
-    fn derived_supplies_assume_alternate_placements() {
-        assert_eq!(
-            Supplies::derived(&Position::start()),
-            Supplies {
-                black: 30,
-                white: 30
-            }
-        );
-        let after = Position::start().play(sq("f5")).unwrap();
-        assert_eq!(
-            Supplies::derived(&after),
-            Supplies {
-                black: 29,
-                white: 30
-            }
-        );
-        // Black to move with an odd number of discs: black passed once.
-        let odd = Position::from_colors(0b111, 0b1000, Color::Black).unwrap();
-        assert_eq!(
-            Supplies::derived(&odd),
-            Supplies {
-                black: 30,
-                white: 30
-            }
-        );
-    }
-
-    #[test]
-    fn the_reversi_opening_fills_the_centre_without_flips() {
-        let start = VariantPosition::start(Rules::Reversi);
-        assert_eq!(start.position().board.empties(), 64);
-        assert_eq!(start.moves(), CENTRE);
-        let mut p = start;
-        for name in ["d4", "e4", "e5", "d5"] {
-            p = p.play(sq(name)).unwrap();
-        }
-        // black d4 e5, white e4 d5: no flips happened, and the normal rule applies now.
-        assert_eq!(p.position().black(), sq("d4").bit() | sq("e5").bit());
-        assert_eq!(p.position().white(), sq("e4").bit() | sq("d5").bit());
-        assert_eq!(
-            p.supplies(),
-            Supplies {
-                black: 30,
-                white: 30
-            }
-        );
-        assert!(!p.game.in_opening());
-        assert_eq!(p.moves(), p.position().board.moves());
-        assert!(start.play(sq("c4")).is_none());
-    }
-
-    #[test]
-    fn an_exhausted_supply_must_pass() {
-        // White to move with moves on the board but no disc left.
-        let position = Position::start().play(sq("f5")).unwrap();
-        let stuck = VariantPosition::new(
-            position,
-            Some(Supplies {
-                black: 59,
-                white: 0,
-            }),
-            Rules::Othello,
-        )
-        .unwrap();
-        assert_ne!(stuck.moves(), 0, "Othello rules ignore the supplies");
-        let mut game = stuck.game;
-        game.rules = Rules::Reversi;
-        assert_eq!(game.moves(), 0);
-        assert_ne!(game.pass().moves(), 0);
-        assert!(!game.is_over());
-    }
-
-    #[test]
-    fn impossible_reversi_positions_are_refused() {
-        let start = Position::start();
-        let err = |supplies| VariantPosition::new(start, supplies, Rules::Reversi).unwrap_err();
-        assert_eq!(
-            err(Some(Supplies {
-                black: 33,
-                white: 27
-            }))
-            .to_string(),
-            "expected at most 32 discs left to black, found 33"
-        );
-        assert_eq!(
-            err(Some(Supplies { black: 5, white: 7 })).to_string(),
-            "expected the discs left (black 5 + white 7 = 12) to equal the 60 empty squares, \
-             since every disc placed fills one"
-        );
-        let outside = Position::from_colors(sq("c3").bit(), sq("d4").bit(), Color::Black).unwrap();
-        assert_eq!(
-            VariantPosition::new(outside, None, Rules::Reversi)
-                .unwrap_err()
-                .to_string(),
-            "under Reversi rules the first four discs go on d4 e4 d5 e5, found a disc on c3 \
-             while e4 is still empty"
-        );
-        let count = Position::from_colors(sq("d4").bit(), 0, Color::Black).unwrap();
-        assert_eq!(
-            VariantPosition::new(count, None, Rules::Reversi)
-                .unwrap_err()
-                .to_string(),
-            "under Reversi rules no disc is flipped while the centre fills, so black should have \
-             the 0 discs it placed, found 1"
-        );
-        assert!(VariantPosition::new(outside, None, Rules::Othello).is_ok());
-    }
 
     #[test]
     fn names_parse() {

@@ -11,10 +11,8 @@ use super::show::{write_svg, PictureTarget};
 use super::variant::VariantArgs;
 use super::{interrupt, open_input, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use clap::{Args, ValueEnum};
-use osolve::board::rules::{Rules, VariantPosition};
 use osolve::drivers::analyze::{
-    analyze, check_scores, count_positions, inputs, inputs_with, Analysis, AnalyzeOptions, Sink,
-    Summary,
+    analyze, check_scores, count_positions, inputs_with, Analysis, AnalyzeOptions, Sink, Summary,
 };
 use osolve::drivers::batch::Shard;
 use osolve::notation::{format_board, ParseError, Parsed};
@@ -171,7 +169,6 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         parallel_max_empties: driver.parallel_max_empties,
         limits: args.limits.limits(),
         force: args.limits.force,
-        variant,
     };
     batch.show_progress(
         &mut output,
@@ -186,18 +183,12 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         format,
         strict: args.strict,
         pictures,
-        rules: variant.rules,
-        next_position: None,
     };
-    let result = if variant.is_standard() {
-        analyze(inputs(args.files.clone()), &options, &mut sink)
-    } else {
-        analyze(
-            inputs_with(args.files.clone(), variant.rules),
-            &options,
-            &mut sink,
-        )
-    };
+    let result = analyze(
+        inputs_with(args.files.clone(), variant),
+        &options,
+        &mut sink,
+    );
     let ended = |s: &Summary| Ended {
         interrupted: s.interrupted,
         done: s.positions,
@@ -247,10 +238,6 @@ struct CliSink {
     strict: bool,
     /// Where the pictures go (`--svg DIR`).
     pictures: Option<PictureTarget>,
-    /// The rules, for the pictures.
-    rules: Rules,
-    /// The variant position of the analysis handed over next (variant runs only).
-    next_position: Option<VariantPosition>,
 }
 
 impl CliSink {
@@ -259,24 +246,13 @@ impl CliSink {
         let Some(target) = &self.pictures else {
             return Ok(());
         };
-        let position = match self.next_position.take() {
-            Some(position) if position.position() == analysis.position => position,
-            _ => VariantPosition::new(analysis.position, None, self.rules)
-                .or_else(|_| VariantPosition::new(analysis.position, None, Rules::Othello))
-                .map_err(io::Error::other)?,
-        };
         let marks = Marks::Scores(analysis.moves.clone());
-        let picture = Picture::new(&position, marks, analysis.source.to_string());
+        let picture = Picture::new(&analysis.position, marks, analysis.source.to_string());
         write_svg(&target.path(analysis.index + 1, "svg"), &picture).map_err(io::Error::other)
     }
 }
 
 impl Sink for CliSink {
-    fn position(&mut self, position: &VariantPosition) -> io::Result<()> {
-        self.next_position = Some(*position);
-        Ok(())
-    }
-
     fn register(&mut self, handle: StopHandle) {
         interrupt().register(handle);
     }

@@ -12,7 +12,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use osolve::drivers::bench::{self, Event, RunOptions, Suite, BUILTIN_SUITES, DEFAULT_SUITE};
 use osolve::report::bench as report;
-use osolve::search::Solver;
+use osolve::search::{SolveOptions, Solver};
 use std::io::{IsTerminal, Write};
 
 /// Arguments of `osolve bench`.
@@ -59,7 +59,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
             )
         }
     })?;
-    let mut solver = Solver::new(args.search.options(false)).context("cannot build the solver")?;
+    // The suite is checked as a whole below, so the solver itself never refuses.
+    let options = SolveOptions {
+        force: true,
+        ..args.search.options(false)
+    };
+    let mut solver = Solver::new(options).context("cannot build the solver")?;
     let stop = solver.stop_handle();
     interrupt().register(stop.clone());
     solver.set_limits(args.limits.limits());

@@ -107,6 +107,7 @@ impl SearchArgs {
             threads: self.threads.map_or(0, usize::from),
             hash_mb: self.hash_mb as usize,
             wld,
+            force: false,
         }
     }
 }

@@ -9,13 +9,13 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use clap::Args;
-use osolve::board::rules::{Rules, VariantPosition};
+use osolve::board::rules::{Rules, Variant};
 use osolve::board::Position;
 use osolve::drivers::perft::perft_game;
 use osolve::notation::{parse_text_with, Source};
 use osolve::report::{perft_header, perft_row};
 
-use super::variant::{variant_position, RulesArg};
+use super::variant::RulesArg;
 use super::EXIT_OK;
 
 /// Arguments of `osolve perft`.
@@ -47,21 +47,23 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
     // The depths printed are kept; the one being counted has nothing to keep.
     super::interrupt().exit_at_once();
     let rules = Rules::from(args.rules);
-    let from = match &args.position {
+    let position = match &args.position {
         Some(text) => {
-            let parsed = parse_text_with(text, Source::inline(), rules)?;
-            variant_position(&parsed, rules)?
+            let variant = Variant {
+                rules,
+                ..Variant::default()
+            };
+            parse_text_with(text, Source::inline(), variant)?.position
         }
-        None => VariantPosition::start(rules),
+        None => Position::start_of(rules),
     };
-    let position: Position = from.position();
     let mut out = io::stdout().lock();
     let written = (|| -> io::Result<()> {
         out.write_all(perft_header(&position).as_bytes())?;
         // Depth 0 is the position itself; otherwise every depth from 1 is counted.
         for depth in args.depth.min(1)..=args.depth {
             let start = Instant::now();
-            let leaves = perft_game(&from, depth);
+            let leaves = perft_game(&position, depth);
             let row = perft_row(depth, leaves, start.elapsed().as_secs_f64());
             out.write_all(row.as_bytes())?;
             out.flush()?;

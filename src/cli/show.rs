@@ -11,15 +11,16 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use clap::{ArgGroup, Args};
-use osolve::board::rules::{Rules, Variant, VariantPosition};
+use osolve::board::rules::Variant;
+use osolve::board::Position;
 use osolve::notation::{parse_text_with, Parsed, Source, INLINE_NAME};
 use osolve::report::colour;
 use osolve::report::picture::{Marks, Picture};
 use osolve::report::svg::svg;
 use osolve::report::unfinished::bounds_text;
-use osolve::search::{Solver, StopReason, Unfinished};
+use osolve::search::{SolveError, SolveOptions, Solver, StopReason, Unfinished};
 
-use super::variant::{stdout_style, variant_position, VariantArgs};
+use super::variant::{stdout_style, VariantArgs};
 use super::{
     paths, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
 };
@@ -221,7 +222,7 @@ const PNG_MISSING: &str = "--png needs osolve built with the png feature \
 /// rules of the run.
 enum Engine {
     Plain,
-    Solver(Box<Solver>, Variant),
+    Solver(Box<Solver>),
 }
 
 /// Runs the subcommand.
@@ -231,8 +232,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         bail!(PNG_MISSING);
     }
     let variant = args.variant.variant();
-    let rules = variant.rules;
-    let (items, mut bad_input) = read_inputs(&args, rules)?;
+    let (items, mut bad_input) = read_inputs(&args, variant)?;
     let svg_target = args
         .svg
         .as_deref()
@@ -251,10 +251,14 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     let mut engine = if !args.analyze && !args.solve {
         Engine::Plain
     } else {
-        let mut solver = Solver::new(args.search.options(false))?;
+        // The refusal is checked below, before each picture.
+        let mut solver = Solver::new(SolveOptions {
+            force: true,
+            ..args.search.options(false)
+        })?;
         solver.set_limits(args.limits.limits());
         interrupt.register(solver.stop_handle());
-        Engine::Solver(Box::new(solver), variant)
+        Engine::Solver(Box::new(solver))
     };
     for (target, what) in [(&svg_target, "--svg"), (&png_target, "--png")] {
         if let Some(target) = target {
@@ -273,16 +277,9 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
             eprintln!("interrupted: {k} position{} shown", plural(k));
             return Ok(EXIT_INTERRUPTED);
         }
-        let position = match variant_position(parsed, rules) {
-            Ok(position) => position,
-            Err(e) => {
-                eprintln!("osolve: {e}");
-                bad_input = true;
-                continue;
-            }
-        };
-        if let (false, Engine::Solver(solver, variant)) = (args.limits.force, &mut engine) {
-            if let Err(refused) = solver.check_feasible_game(&position, variant.scoring) {
+        let position = parsed.position;
+        if let (false, Engine::Solver(solver)) = (args.limits.force, &mut engine) {
+            if let Err(refused) = solver.check_feasible(&position) {
                 eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);
                 bad_input = true;
                 continue;
@@ -323,11 +320,11 @@ fn plural(count: usize) -> &'static str {
 
 /// Every position of the inputs, files first, then the `-p` texts; bad lines are reported and
 /// skipped (the flag says there were some). An unreadable file ends the run.
-fn read_inputs(args: &ShowArgs, rules: Rules) -> anyhow::Result<(Vec<Parsed>, bool)> {
+fn read_inputs(args: &ShowArgs, variant: Variant) -> anyhow::Result<(Vec<Parsed>, bool)> {
     let mut results = Vec::new();
     for path in &args.files {
         let reader = super::open_input(path).map_err(anyhow::Error::msg)?;
-        results.extend(reader.with_rules(rules));
+        results.extend(reader.with_variant(variant));
     }
     let several = args.positions.len() > 1;
     for (k, text) in args.positions.iter().enumerate() {
@@ -336,7 +333,7 @@ fn read_inputs(args: &ShowArgs, rules: Rules) -> anyhow::Result<(Vec<Parsed>, bo
         } else {
             INLINE_NAME.to_string()
         };
-        results.push(parse_text_with(text, Source::new(name, 1), rules));
+        results.push(parse_text_with(text, Source::new(name, 1), variant));
     }
     let mut bad_input = false;
     let mut items = Vec::new();
@@ -358,7 +355,7 @@ fn read_inputs(args: &ShowArgs, rules: Rules) -> anyhow::Result<(Vec<Parsed>, bo
 fn marks(
     engine: &mut Engine,
     analyze: bool,
-    position: &VariantPosition,
+    position: &Position,
     source: &Source,
 ) -> Option<Marks> {
     let stopped = |unfinished: Unfinished| {
@@ -381,42 +378,23 @@ fn marks(
             Marks::Legal
         })
     };
+    let error = |error: SolveError| match error {
+        SolveError::Unfinished(unfinished) => stopped(unfinished),
+        SolveError::Refused(refused) => unreachable!("checked before: {refused}"),
+    };
     match engine {
         Engine::Plain => Some(Marks::Legal),
-        Engine::Solver(solver, variant) if variant.is_standard() => {
-            let board = position.position();
-            if analyze {
-                match solver.try_score_moves(&board) {
-                    Ok((scores, _)) => Some(Marks::Scores(scores)),
-                    Err(unfinished) => stopped(unfinished),
-                }
-            } else {
-                match solver.try_solve(&board) {
-                    Ok(solution) => Some(Marks::Line {
-                        pv: solution.pv,
-                        score: solution.score,
-                        wld: false,
-                    }),
-                    Err(unfinished) => stopped(unfinished),
-                }
-            }
-        }
-        Engine::Solver(solver, variant) => {
-            if analyze {
-                match solver.try_score_moves_game(position, variant.scoring) {
-                    Ok((scores, _)) => Some(Marks::Scores(scores)),
-                    Err(unfinished) => stopped(unfinished),
-                }
-            } else {
-                match solver.try_solve_game(position, variant.scoring) {
-                    Ok(solution) => Some(Marks::Line {
-                        pv: solution.pv,
-                        score: solution.score,
-                        wld: false,
-                    }),
-                    Err(unfinished) => stopped(unfinished),
-                }
-            }
-        }
+        Engine::Solver(solver) if analyze => match solver.score_moves(position) {
+            Ok((scores, _)) => Some(Marks::Scores(scores)),
+            Err(e) => error(e),
+        },
+        Engine::Solver(solver) => match solver.solve(position) {
+            Ok(solution) => Some(Marks::Line {
+                pv: solution.pv,
+                score: solution.score,
+                wld: false,
+            }),
+            Err(e) => error(e),
+        },
     }
 }

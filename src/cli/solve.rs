@@ -5,23 +5,20 @@
 //! search, keeps what was printed and exits 130. Every rule set goes through the one solver;
 //! under `--rules reversi` or `--scoring raw` the reports add the rules. With `--time-limit` or `--node-limit` a
 //! position whose search hits the limit is reported unfinished with its proven bounds; without
-//! a limit, positions too deep to finish are refused unless `--force`. No parsing, search or
-//! formatting logic here.
+//! a limit, positions too deep to finish are refused (by the solver) unless `--force`. No
+//! parsing, search or formatting logic here.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
-use osolve::board::rules::{Rules, Variant, VariantPosition};
+use osolve::board::rules::Variant;
 use osolve::notation::{parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
-use osolve::report::colour::{self, TermStyle};
-use osolve::report::picture::{Marks, Picture};
-use osolve::report::solve::{human_report, json_report, quiet_report, result_line};
-use osolve::report::unfinished::{human_stopped, json_stopped, quiet_stopped, StoppedSolve};
-use osolve::report::variant as variant_report;
-use osolve::search::{Solver, StopReason, TooManyEmpties, Unfinished};
+use osolve::report::solve::{solved_report, stopped_report, Format};
+use osolve::report::unfinished::StoppedSolve;
+use osolve::search::{SolveError, SolveOptions, Solver};
 
-use super::variant::{stdout_style, variant_position, VariantArgs};
+use super::variant::{stdout_style, VariantArgs};
 use super::{
     open_input, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
 };
@@ -146,102 +143,6 @@ fn ordered_inputs(matches: &ArgMatches, flags: &Flags) -> Vec<Input> {
 /// A stream of parsed positions (or errors) from one input.
 type Positions = Box<dyn Iterator<Item = Result<Parsed, ParseError>>>;
 
-/// How each solved position is printed.
-#[derive(Clone, Copy, Debug)]
-enum Style {
-    Json,
-    Quiet,
-    Human { style: TermStyle },
-}
-
-/// The one solver of the run and the rules it solves under.
-struct Engine {
-    solver: Box<Solver>,
-    variant: Variant,
-}
-
-impl Engine {
-    /// `parsed` when the rules can reach it, else the error for its line.
-    fn accepts(&self, parsed: Parsed) -> Result<Parsed, ParseError> {
-        if self.variant.is_standard() {
-            Ok(parsed)
-        } else {
-            variant_position(&parsed, self.variant.rules).map(|_| parsed)
-        }
-    }
-
-    /// `Err` when `parsed` (one the engine [`accepts`](Engine::accepts)) is too deep to solve
-    /// exactly without a limit.
-    fn check_feasible(&mut self, parsed: &Parsed) -> Result<(), TooManyEmpties> {
-        if self.variant.is_standard() {
-            return self.solver.check_feasible(&parsed.position);
-        }
-        match variant_position(parsed, self.variant.rules) {
-            Ok(position) => self
-                .solver
-                .check_feasible_game(&position, self.variant.scoring),
-            Err(_) => Ok(()),
-        }
-    }
-
-    /// The report of one position (one the engine [`accepts`](Engine::accepts)) in `style`;
-    /// `None` when the search was stopped.
-    fn report(&mut self, parsed: &Parsed, style: Style, wld: bool) -> Option<String> {
-        let source = &parsed.source;
-        let diagram = |position: &VariantPosition, style| {
-            colour::diagram(&Picture::new(position, Marks::Legal, ""), style)
-        };
-        let solver = &mut self.solver;
-        let stopped_report = |unfinished: &Unfinished, threads: usize| {
-            let stopped = StoppedSolve {
-                position: &parsed.position,
-                wld,
-                threads,
-                unfinished,
-            };
-            match style {
-                Style::Json => json_stopped(source, &stopped),
-                Style::Quiet => quiet_stopped(source, &stopped),
-                Style::Human { style } => human_stopped(source, &stopped, style.unicode),
-            }
-        };
-        if !self.variant.is_standard() {
-            let position = variant_position(parsed, self.variant.rules).ok()?;
-            let solution = match solver.try_solve_game(&position, self.variant.scoring) {
-                Ok(solution) => solution,
-                Err(stopped) if stopped.bounds.reason == StopReason::Interrupted => return None,
-                Err(unfinished) => return Some(stopped_report(&unfinished, solver.threads())),
-            };
-            return Some(match style {
-                Style::Json => variant_report::json_report(source, &solution),
-                Style::Quiet => variant_report::quiet_report(source, &solution),
-                Style::Human { style } => {
-                    variant_report::human_report(source, &diagram(&position, style), &solution)
-                }
-            });
-        }
-        let solution = match solver.try_solve(&parsed.position) {
-            Ok(solution) => solution,
-            Err(stopped) if stopped.bounds.reason == StopReason::Interrupted => return None,
-            Err(unfinished) => return Some(stopped_report(&unfinished, solver.threads())),
-        };
-        Some(match style {
-            Style::Json => json_report(source, &solution),
-            Style::Quiet => quiet_report(source, &solution),
-            Style::Human { style } if style.colour => {
-                let position = VariantPosition::new(parsed.position, None, Rules::Othello)
-                    .expect("Othello rules take any position");
-                format!(
-                    "{source}\n{}{}\n\n",
-                    diagram(&position, style),
-                    result_line(&solution)
-                )
-            }
-            Style::Human { style } => human_report(source, &solution, style.unicode),
-        })
-    }
-}
-
 /// Runs the subcommand.
 pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let SolveArgs { flags, inputs } = args;
@@ -252,14 +153,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     for input in inputs {
         match input {
             Input::File(path) => match open_input(&path) {
-                Ok(stream) => streams.push(Box::new(stream.with_rules(variant.rules)) as Positions),
+                Ok(stream) => streams.push(Box::new(stream.with_variant(variant)) as Positions),
                 Err(message) => {
                     eprintln!("osolve: {message}");
                     unreadable = true;
                 }
             },
             Input::Inline { text, name } => {
-                let parsed = parse_text_with(&text, Source::new(name, 1), variant.rules);
+                let parsed = parse_text_with(&text, Source::new(name, 1), variant);
                 streams.push(Box::new(std::iter::once(parsed)));
             }
         }
@@ -268,29 +169,26 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         return Ok(EXIT_BAD_INPUT);
     }
 
-    let style = if flags.json {
-        Style::Json
+    let format = if flags.json {
+        Format::Json
     } else if flags.quiet {
-        Style::Quiet
+        Format::Quiet
     } else {
-        Style::Human {
-            style: stdout_style(flags.ascii),
-        }
+        Format::Human(stdout_style(flags.ascii))
     };
     let interrupt = super::interrupt();
-    let mut solver = Solver::new(flags.search.options(flags.wld))?;
+    let mut solver = Box::new(Solver::new(SolveOptions {
+        force: flags.limits.force,
+        ..flags.search.options(flags.wld)
+    })?);
     solver.set_limits(flags.limits.limits());
     interrupt.register(solver.stop_handle());
-    let mut engine = Engine {
-        solver: Box::new(solver),
-        variant,
-    };
 
     let mut out = io::stdout().lock();
     let mut solved = 0usize;
     let mut bad_input = false;
     for item in streams.into_iter().flatten() {
-        let parsed = match item.and_then(|parsed| engine.accepts(parsed)) {
+        let parsed = match item {
             Ok(parsed) => parsed,
             Err(e) => {
                 bad_input = true;
@@ -302,18 +200,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        if !flags.limits.force {
-            if let Err(refused) = engine.check_feasible(&parsed) {
-                bad_input = true;
-                if let Err(e) = out.flush() {
-                    return write_failed(e, bad_input);
-                }
-                eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);
-                continue;
-            }
-        }
         // A finished game needs no search, so the stop request is checked here too.
-        let report = if interrupt.is_set() {
+        let result = if interrupt.is_set() {
             None
         } else {
             let what = format!(
@@ -322,9 +210,32 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                 parsed.position.board.empties()
             );
             let spinner = super::spinner::Spinner::start(what);
-            let report = engine.report(&parsed, style, flags.wld);
+            let result = solver.solve(&parsed.position);
             spinner.finish();
-            report
+            Some(result)
+        };
+        let source = &parsed.source;
+        let report = match result {
+            Some(Err(SolveError::Refused(refused))) => {
+                bad_input = true;
+                if let Err(e) = out.flush() {
+                    return write_failed(e, bad_input);
+                }
+                eprintln!("osolve: {source}: {refused}; {REFUSED_HINT}");
+                continue;
+            }
+            Some(Err(error)) if error.is_interrupted() => None,
+            Some(Err(SolveError::Unfinished(unfinished))) => {
+                let stopped = StoppedSolve {
+                    position: &parsed.position,
+                    wld: flags.wld,
+                    threads: solver.threads(),
+                    unfinished: &unfinished,
+                };
+                Some(stopped_report(source, &stopped, format))
+            }
+            Some(Ok(solution)) => Some(solved_report(source, &solution, format)),
+            None => None,
         };
         let Some(report) = report else {
             eprintln!(

@@ -1,11 +1,10 @@
-//! The rules-variant options (`--rules`, `--scoring`) shared by the subcommands, turning a
-//! parsed line into a position of the variant, and the terminal style of the diagrams.
+//! The rules-variant options (`--rules`, `--scoring`) shared by the subcommands (the readers
+//! build every position under them), and the terminal style of the diagrams.
 
 use std::io::{self, IsTerminal};
 
 use clap::{Args, ValueEnum};
-use osolve::board::rules::{Rules, Scoring, Variant, VariantPosition};
-use osolve::notation::{ParseError, ParseErrorKind, Parsed};
+use osolve::board::rules::{Rules, Scoring, Variant};
 use osolve::report::colour::{use_colour, TermStyle};
 
 /// `--rules` as the command line names it.
@@ -58,16 +57,6 @@ impl VariantArgs {
             },
         }
     }
-}
-
-/// The position of `parsed` under `rules`, or the error for its line (a position the rules
-/// cannot reach; the readers already refuse those under Reversi rules).
-pub fn variant_position(parsed: &Parsed, rules: Rules) -> Result<VariantPosition, ParseError> {
-    VariantPosition::new(parsed.position, parsed.supplies, rules).map_err(|e| ParseError {
-        at: parsed.source.clone(),
-        column: None,
-        kind: ParseErrorKind::Rules(e),
-    })
 }
 
 /// How diagrams go to standard output: colour on a terminal unless `NO_COLOR` is set, Unicode

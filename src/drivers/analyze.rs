@@ -12,15 +12,15 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::board::rules::{Rules, Variant, VariantPosition};
+use crate::board::rules::Variant;
 use crate::board::{Position, Square};
 use crate::drivers::batch::{self, Totals, Work};
 pub use crate::drivers::batch::{
     BatchError as AnalyzeError, Shard, ShardError, PARALLEL_MAX_EMPTIES,
 };
-use crate::notation::{open_path, ParseError, ParseErrorKind, Parsed, Source};
+use crate::notation::{open_path, ParseError, Parsed, Source};
 use crate::search::{
-    Bounds, Limits, MoveScore, Solver, StopHandle, StopReason, Stopped, TooManyEmpties, Unfinished,
+    Bounds, Limits, MoveScore, SolveError, Solver, StopHandle, Stopped, TooManyEmpties,
 };
 
 /// What to compute and how.
@@ -53,8 +53,6 @@ pub struct AnalyzeOptions {
     /// without a limit (otherwise those [`Solver::check_feasible`] rejects are refused: see
     /// [`Sink::refused`]).
     pub force: bool,
-    /// The rules and scoring the positions are analysed under.
-    pub variant: Variant,
 }
 
 impl Default for AnalyzeOptions {
@@ -71,7 +69,6 @@ impl Default for AnalyzeOptions {
             parallel_max_empties: PARALLEL_MAX_EMPTIES,
             limits: Limits::NONE,
             force: false,
-            variant: Variant::default(),
         }
     }
 }
@@ -103,7 +100,7 @@ pub struct Analysis {
     pub index: usize,
     /// Where the position came from.
     pub source: Source,
-    /// The position.
+    /// The position, with its rules and scoring.
     pub position: Position,
     /// Every legal move's score, best first, ties in square order (the pass as `None`); with
     /// `best_only`, just the moves reaching the best score. Empty for a finished game.
@@ -130,7 +127,7 @@ pub struct Analysis {
 impl Analysis {
     /// True when the position is a finished game (no move for either side).
     pub fn is_game_over(&self) -> bool {
-        self.position.board.is_game_over()
+        self.position.is_over()
     }
 }
 
@@ -192,12 +189,6 @@ pub trait Sink {
         let _ = (parsed, reason);
         Ok(())
     }
-    /// Under rules other than Othello with official scoring, the position (with its discs
-    /// left) of the analysis handed to [`Sink::analysed`] next.
-    fn position(&mut self, position: &VariantPosition) -> io::Result<()> {
-        let _ = position;
-        Ok(())
-    }
 }
 
 /// The items of several inputs in turn, each opened when the previous one ends (`-` is standard
@@ -215,28 +206,20 @@ pub fn inputs(
     )
 }
 
-/// The items of several inputs read under `rules` (see [`inputs`]).
+/// The items of several inputs read under the rules and scoring of `variant` (see [`inputs`]):
+/// a position those rules cannot reach is an error item.
 pub fn inputs_with(
     paths: Vec<PathBuf>,
-    rules: Rules,
+    variant: Variant,
 ) -> impl Iterator<Item = Result<Parsed, ParseError>> + Send + 'static {
     paths.into_iter().flat_map(
         move |path| -> Box<dyn Iterator<Item = Result<Parsed, ParseError>> + Send> {
             match open_path(&path) {
-                Ok(reader) => Box::new(reader.with_rules(rules)),
+                Ok(reader) => Box::new(reader.with_variant(variant)),
                 Err(error) => Box::new(std::iter::once(Err(error))),
             }
         },
     )
-}
-
-/// The position of `parsed` under `rules` with its discs left, or the error for its line.
-pub fn game_of(parsed: &Parsed, rules: Rules) -> Result<VariantPosition, ParseError> {
-    VariantPosition::new(parsed.position, parsed.supplies, rules).map_err(|e| ParseError {
-        at: parsed.source.clone(),
-        column: None,
-        kind: ParseErrorKind::Rules(e),
-    })
 }
 
 /// The number of positions of `shard` in the inputs, by a quick pass that parses without
@@ -259,30 +242,15 @@ pub fn analyze_position(
 ) -> Result<Analysis, Stopped> {
     let start = Instant::now();
     let position = parsed.position;
-    let board = position.board;
     let final_score = |score: i32| if options.wld { score.signum() } else { score };
-    let variant = options.variant;
-    let game = if variant.is_standard() {
-        None
-    } else {
-        Some(game_of(parsed, variant.rules).expect("the reader checked the position's rules"))
-    };
     let result = if options.best_only {
-        match &game {
-            None => solver.try_best_moves(&position),
-            Some(game) => solver.try_best_moves_game(game, variant.scoring),
-        }
-        .map(|(score, best, nodes)| {
+        solver.best_moves(&position).map(|(score, best, nodes)| {
             let moves = best.iter().map(|&mv| MoveScore { mv, score }).collect();
             (moves, score, best, nodes)
         })
     } else {
-        match &game {
-            None => solver.try_score_moves(&position),
-            Some(game) => solver.try_score_moves_game(game, variant.scoring),
-        }
-        .map(|(moves, nodes)| {
-            let end_score = variant.scoring.score(&board);
+        solver.score_moves(&position).map(|(moves, nodes)| {
+            let end_score = position.scoring().score(&position.board);
             let best_score = moves
                 .first()
                 .map_or_else(|| final_score(end_score), |m| m.score);
@@ -310,10 +278,11 @@ pub fn analyze_position(
                 analysis.check = check(parsed, &analysis, options);
             }
         }
-        Err(Unfinished { bounds, .. }) if bounds.reason == StopReason::Interrupted => {
-            return Err(Stopped)
+        Err(error) if error.is_interrupted() => return Err(Stopped),
+        Err(SolveError::Refused(refused)) => {
+            unreachable!("the driver's solvers are forced: {refused}")
         }
-        Err(unfinished) => {
+        Err(SolveError::Unfinished(unfinished)) => {
             analysis.moves = unfinished.moves;
             analysis.best_score = unfinished.bounds.lower;
             analysis.nodes = unfinished.nodes;
@@ -424,17 +393,6 @@ where
         check: options.check,
         summary: Summary::default(),
     };
-    // A position the rules cannot reach is a bad line.
-    let variant = options.variant;
-    let items = items.map(move |item| {
-        item.and_then(|parsed| {
-            if variant.is_standard() {
-                Ok(parsed)
-            } else {
-                game_of(&parsed, variant.rules).map(|_| parsed)
-            }
-        })
-    });
     let totals = batch::run(&PositionWork(options), items, &batch_options, &mut tally)?;
     let Totals {
         resumed,
@@ -461,8 +419,7 @@ struct PositionWork<'a>(&'a AnalyzeOptions);
 
 impl Work for PositionWork<'_> {
     type Item = Parsed;
-    /// The analysis, and under another rule set its position with the discs left.
-    type Output = (Analysis, Option<VariantPosition>);
+    type Output = Analysis;
     type Bad = ParseError;
 
     fn empties(&self, parsed: &Parsed) -> u32 {
@@ -474,25 +431,15 @@ impl Work for PositionWork<'_> {
         solver: &mut Solver,
         parsed: &Parsed,
         index: usize,
-    ) -> Result<(Analysis, Option<VariantPosition>), Stopped> {
-        let analysis = analyze_position(solver, parsed, index, self.0)?;
-        let game = (!self.0.variant.is_standard())
-            .then(|| game_of(parsed, self.0.variant.rules).ok())
-            .flatten();
-        Ok((analysis, game))
+    ) -> Result<Analysis, Stopped> {
+        analyze_position(solver, parsed, index, self.0)
     }
 
     fn feasible(&self, checker: &mut Solver, parsed: &Parsed) -> Result<(), TooManyEmpties> {
-        let variant = self.0.variant;
         if self.0.force {
             Ok(())
-        } else if variant.is_standard() {
-            checker.check_feasible(&parsed.position)
         } else {
-            match game_of(parsed, variant.rules) {
-                Ok(game) => checker.check_feasible_game(&game, variant.scoring),
-                Err(_) => Ok(()),
-            }
+            checker.check_feasible(&parsed.position)
         }
     }
 }
@@ -513,10 +460,7 @@ impl<'a, 'o> batch::Sink<PositionWork<'o>> for Tally<'a> {
         self.sink.resumed(parsed)
     }
 
-    fn done(&mut self, (analysis, game): (Analysis, Option<VariantPosition>)) -> io::Result<()> {
-        if let Some(game) = &game {
-            self.sink.position(game)?;
-        }
+    fn done(&mut self, analysis: Analysis) -> io::Result<()> {
         let summary = &mut self.summary;
         summary.positions += 1;
         summary.moves += analysis.moves.len();
@@ -556,7 +500,7 @@ mod tests {
     #[derive(Default)]
     struct Recorder {
         events: Vec<String>,
-        positions: usize,
+        reversi: usize,
     }
 
     impl Sink for Recorder {
@@ -568,14 +512,13 @@ mod tests {
         fn analysed(&mut self, analysis: &Analysis) -> io::Result<()> {
             self.events
                 .push(format!("{} {:+}", analysis.source, analysis.best_score));
+            if analysis.position.rules() == crate::board::rules::Rules::Reversi {
+                self.reversi += 1;
+            }
             Ok(())
         }
         fn bad_line(&mut self, error: &ParseError) -> io::Result<()> {
             self.events.push(format!("bad {}", error.at));
-            Ok(())
-        }
-        fn position(&mut self, _position: &VariantPosition) -> io::Result<()> {
-            self.positions += 1;
             Ok(())
         }
     }
@@ -584,7 +527,7 @@ mod tests {
     /// the rules cannot reach are bad lines, scores as the literal rules say.
     #[test]
     fn reversi_raw_results_come_in_order_and_match_the_literal_rules() {
-        use crate::board::rules::Scoring;
+        use crate::board::rules::{Rules, Scoring};
         // Line 2 is not a position; line 3 has supplies that do not add up; line 4 leaves
         // white one disc for its 9 empty squares.
         let lines = "\
@@ -598,23 +541,19 @@ XXXXXXXXOOOOOOOOXXXXXXXXOOOOOOOOXXXXXXXXOOXOOOOOXXOX-----OOO---- X 8 1
             scoring: Scoring::Raw,
         };
         let items =
-            PositionReader::new(io::Cursor::new(lines.as_bytes()), "t").with_rules(Rules::Reversi);
+            PositionReader::new(io::Cursor::new(lines.as_bytes()), "t").with_variant(variant);
         let mut recorder = Recorder::default();
         let options = AnalyzeOptions {
             threads: 2,
             hash_mb: 4,
-            variant,
             ..AnalyzeOptions::default()
         };
         let summary = analyze(items, &options, &mut recorder).unwrap();
         assert_eq!((summary.positions, summary.bad_lines), (2, 2));
-        assert_eq!(recorder.positions, 2);
+        assert_eq!(recorder.reversi, 2);
         let expect = |line: &str| {
-            let parsed =
-                crate::notation::parse_text_with(line, Source::inline(), Rules::Reversi).unwrap();
-            let position =
-                VariantPosition::new(parsed.position, parsed.supplies, Rules::Reversi).unwrap();
-            crate::search::literal::minimax(&position, Scoring::Raw)
+            let parsed = crate::notation::parse_text_with(line, Source::inline(), variant).unwrap();
+            crate::search::literal::minimax(&parsed.position)
         };
         let all: Vec<&str> = lines.lines().collect();
         assert_eq!(
@@ -693,6 +632,7 @@ d3c5c6e3b5b7f2c3c7b6a6a7b3c8f6c4a8a2f3b8b4a3a4a5b2d7d6c1d8f5g6g3c2e1e2f4g2f1g5e7
             threads: 1,
             hash_mb: 4,
             wld: false,
+            force: true,
         })
         .unwrap();
         let full = analyze_position(&mut solver, &parsed, 0, &AnalyzeOptions::default()).unwrap();
@@ -708,6 +648,7 @@ d3c5c6e3b5b7f2c3c7b6a6a7b3c8f6c4a8a2f3b8b4a3a4a5b2d7d6c1d8f5g6g3c2e1e2f4g2f1g5e7
             threads: 1,
             hash_mb: 4,
             wld: true,
+            force: true,
         })
         .unwrap();
         let wld_options = AnalyzeOptions {

@@ -273,10 +273,13 @@ where
     let start = Instant::now();
     let threads = crate::search::thread_count(options.threads);
     let solver = |threads: usize, hash_mb: usize| {
+        // The refusal is the work's (`Work::feasible`, in input order), so the solvers are
+        // forced: a position they are handed is solved.
         let mut solver = Solver::new(SolveOptions {
             threads,
             hash_mb: hash_mb.max(1),
             wld: options.wld,
+            force: true,
         })?;
         solver.set_limits(options.limits);
         Ok::<Solver, SearchError>(solver)

@@ -8,7 +8,7 @@
 
 use crate::board::Position;
 use crate::notation::{self, ParseError, PositionReader, Source};
-use crate::search::{BestMove, Solver, StopReason};
+use crate::search::{BestMove, SolveError, Solver, StopReason};
 use std::io::BufRead;
 use std::path::Path;
 use std::time::Duration;
@@ -337,27 +337,29 @@ pub fn run(
                 solver.clear();
             }
             // A search stopped by a limit of the run gives a row without a score.
-            let (score, best_move, nodes, time, unfinished) =
-                match solver.try_solve(&entry.position) {
-                    Ok(solution) => (
-                        solution.score,
-                        solution.best_move,
-                        solution.nodes,
-                        solution.time,
-                        None,
-                    ),
-                    Err(stopped) if stopped.bounds.reason == StopReason::Interrupted => {
-                        interrupted = true;
-                        break 'runs;
-                    }
-                    Err(stopped) => (
-                        0,
-                        BestMove::GameOver,
-                        stopped.nodes,
-                        stopped.time,
-                        Some(stopped.bounds.reason),
-                    ),
-                };
+            let (score, best_move, nodes, time, unfinished) = match solver.solve(&entry.position) {
+                Ok(solution) => (
+                    solution.score,
+                    solution.best_move,
+                    solution.nodes,
+                    solution.time,
+                    None,
+                ),
+                Err(error) if error.is_interrupted() => {
+                    interrupted = true;
+                    break 'runs;
+                }
+                Err(SolveError::Refused(refused)) => {
+                    unreachable!("the suite was checked before the run: {refused}")
+                }
+                Err(SolveError::Unfinished(stopped)) => (
+                    0,
+                    BestMove::GameOver,
+                    stopped.nodes,
+                    stopped.time,
+                    Some(stopped.bounds.reason),
+                ),
+            };
             if run == 0 {
                 rows.push(Row {
                     number: entry.number,
@@ -479,6 +481,7 @@ mod tests {
             threads: 1,
             hash_mb: 4,
             wld: false,
+            force: false,
         })
         .unwrap();
         let mut starts = 0;
@@ -520,6 +523,7 @@ mod tests {
             threads: 1,
             hash_mb: 4,
             wld: false,
+            force: false,
         })
         .unwrap();
         solver.stop_handle().stop();

@@ -8,8 +8,8 @@
 //! ply left a node has `max(1, moves)` leaves, since with no move it either passes (one ply, one
 //! leaf) or the game is over (one leaf), so the last ply needs no move played at all.
 
-use crate::board::rules::{GameRules, Official, Othello, ReversiRules, Rules, VariantPosition};
-use crate::board::{Bits, Board};
+use crate::board::rules::{GameRules, Official, Othello, ReversiRules, Rules};
+use crate::board::{Bits, Board, Position};
 use rayon::prelude::*;
 
 /// Leaves at one ply left, from the side to move's legal moves: one per move, or one leaf when
@@ -83,18 +83,18 @@ pub fn perft_parallel(board: Board, depth: u32) -> u64 {
 }
 
 /// [`perft_parallel`] from `position` under its rules (the supplies bind under Reversi rules).
-pub fn perft_game(position: &VariantPosition, depth: u32) -> u64 {
+pub fn perft_game(position: &Position, depth: u32) -> u64 {
     match position.rules() {
-        Rules::Othello => perft_parallel_in::<Othello>(position.game.board, depth),
-        Rules::Reversi => perft_parallel_in::<ReversiRules<Official>>(position.game, depth),
+        Rules::Othello => perft_parallel_in::<Othello>(position.board, depth),
+        Rules::Reversi => perft_parallel_in::<ReversiRules<Official>>(position.state(), depth),
     }
 }
 
 /// [`perft_game`] on the calling thread.
-pub fn perft_game_sequential(position: &VariantPosition, depth: u32) -> u64 {
+pub fn perft_game_sequential(position: &Position, depth: u32) -> u64 {
     match position.rules() {
-        Rules::Othello => perft_in::<Othello>(position.game.board, depth),
-        Rules::Reversi => perft_in::<ReversiRules<Official>>(position.game, depth),
+        Rules::Othello => perft_in::<Othello>(position.board, depth),
+        Rules::Reversi => perft_in::<ReversiRules<Official>>(position.state(), depth),
     }
 }
 
@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn the_empty_reversi_board_by_hand() {
-        let start = VariantPosition::start(Rules::Reversi);
+        let start = Position::start_of(Rules::Reversi);
         // 4 centre squares, then 3, 2, 1: 4, 12, 24, 24. Then black has 4 moves in each of the
         // 24 ways the centre can fill (crossed or side by side, see tests/variant.rs): 96.
         let counts: Vec<u64> = (1..=5).map(|d| perft_game_sequential(&start, d)).collect();
@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn every_rule_set_agrees_with_the_literal_rules() {
-        let reversi = VariantPosition::start(Rules::Reversi);
+        let reversi = Position::start_of(Rules::Reversi);
         for depth in 0..=7 {
             assert_eq!(
                 perft_game_sequential(&reversi, depth),
@@ -275,8 +275,7 @@ mod tests {
                 "depth {depth}"
             );
         }
-        let othello =
-            VariantPosition::new(crate::board::Position::start(), None, Rules::Othello).unwrap();
+        let othello = Position::start();
         for (depth, &leaves) in START.iter().enumerate().take(8) {
             assert_eq!(perft_game(&othello, depth as u32), leaves);
             assert_eq!(

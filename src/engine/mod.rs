@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use crate::board::{Color, Position, Square};
 use crate::eval::{builtin, Weights, SCALE};
 use crate::search::{
-    BestMove, Limits, SearchError, Solution, SolveOptions, Solver, StopHandle, Unfinished,
-    FEASIBLE_EMPTIES,
+    BestMove, Limits, SearchError, Solution, SolveError, SolveOptions, Solver, StopHandle,
+    Unfinished, FEASIBLE_EMPTIES,
 };
 
 /// The time per move when the controller gives no clock.
@@ -459,12 +459,12 @@ impl Engine {
         self.exact_may_finish(empties.saturating_sub(1), time)
     }
 
-    fn exact(&mut self, position: &Position, time: Duration) -> Result<Solution, Unfinished> {
+    fn exact(&mut self, position: &Position, time: Duration) -> Result<Solution, SolveError> {
         self.solver.set_limits(Limits {
             time: Some(time),
             nodes: None,
         });
-        let result = self.solver.try_solve(position);
+        let result = self.solver.solve(position);
         self.solver.set_limits(Limits::NONE);
         result
     }
@@ -582,7 +582,7 @@ impl Engine {
                 time: Some(total.mul_f64(0.7)),
                 nodes: None,
             });
-            let scored = solver.try_score_moves(&position);
+            let scored = solver.score_moves(&position);
             solver.set_limits(Limits::NONE);
             if let Ok((moves, nodes)) = scored {
                 let time = start.elapsed();
@@ -649,14 +649,12 @@ impl Engine {
         self.begin();
         let position = self.position;
         self.solver.set_limits(limits);
-        if limits.is_none() {
-            if let Err(refused) = self.solver.check_feasible(&position) {
-                return Err(SolveFailure::Refused(refused.to_string()));
-            }
-        }
-        let result = self.solver.try_solve(&position);
+        let result = self.solver.solve(&position);
         self.solver.set_limits(Limits::NONE);
-        result.map_err(SolveFailure::Unfinished)
+        result.map_err(|error| match error {
+            SolveError::Refused(refused) => SolveFailure::Refused(refused.to_string()),
+            SolveError::Unfinished(unfinished) => SolveFailure::Unfinished(unfinished),
+        })
     }
 }
 
@@ -674,6 +672,7 @@ fn solver_options(options: &EngineOptions) -> SolveOptions {
         threads: options.threads,
         hash_mb: options.hash_mb,
         wld: false,
+        force: false,
     }
 }
 
@@ -750,6 +749,7 @@ mod tests {
             threads: 1,
             hash_mb: 8,
             wld: false,
+            force: false,
         })
         .unwrap();
         let (score, best, _) = solver.best_moves(&position).unwrap();
@@ -828,6 +828,7 @@ mod tests {
             threads: 1,
             hash_mb: 8,
             wld: true,
+            force: false,
         })
         .unwrap();
         let (scores, _) = solver.score_moves(&position).unwrap();

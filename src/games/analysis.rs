@@ -15,7 +15,9 @@ use super::{discs, Game, GameError, Reached};
 use crate::board::{Color, Position, Square};
 use crate::drivers::batch::{self, BatchError, Totals, Work};
 use crate::drivers::bench::nps;
-use crate::search::{Solution, Solver, StopHandle, StopReason, Stopped, TooManyEmpties};
+use crate::search::{
+    Solution, SolveError, Solver, StopHandle, StopReason, Stopped, TooManyEmpties,
+};
 
 /// What to compute and how.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -226,9 +228,12 @@ fn fill(
     analysis: &mut GameAnalysis,
 ) -> Result<(), Halt> {
     let mut solve = |analysis: &mut GameAnalysis, position: &Position| {
-        let solution = match solver.try_solve(position) {
+        let solution = match solver.solve(position) {
             Ok(solution) => solution,
-            Err(unfinished) => {
+            Err(SolveError::Refused(refused)) => {
+                unreachable!("the driver's solvers are forced: {refused}")
+            }
+            Err(SolveError::Unfinished(unfinished)) => {
                 analysis.nodes += unfinished.nodes;
                 return Err(match unfinished.bounds.reason {
                     StopReason::Interrupted => Halt::Stopped,

@@ -13,7 +13,7 @@ use super::{canonical, eval_search};
 use crate::board::random::Rng;
 use crate::board::{Bits, Position, Square};
 use crate::eval::{Weights, SCALE};
-use crate::search::{Limits, SearchError, SolveOptions, Solver, StopHandle, Stopped};
+use crate::search::{Limits, SearchError, SolveOptions, Solver, StopHandle};
 
 /// How the games are played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -221,6 +221,9 @@ fn label(
                     threads: 1,
                     hash_mb: options.hash_mb,
                     wld: false,
+                    // The run refuses positions too deep for their labels before they come
+                    // here.
+                    force: true,
                 })?;
                 (control.register)(solver.stop_handle());
                 *slot = Some(solver);
@@ -230,11 +233,11 @@ fn label(
             if (control.stopped)() {
                 return Err(GenError::Stopped(GenStats::default()));
             }
-            match solver.solve_without_pv(position) {
+            match solver.score(position) {
                 Ok((score, nodes)) => Ok(Some((score, nodes, start.elapsed()))),
                 // A stop request, or else a limit of the run.
-                Err(Stopped) if (control.stopped)() => Err(GenError::Stopped(GenStats::default())),
-                Err(Stopped) => Ok(None),
+                Err(_) if (control.stopped)() => Err(GenError::Stopped(GenStats::default())),
+                Err(_) => Ok(None),
             }
         }),
     }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::source::Source;
-use crate::board::rules::VariantError;
+use crate::board::VariantError;
 
 /// What went wrong while reading a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

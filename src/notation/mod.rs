@@ -2,7 +2,7 @@
 //! 8-line diagram with or without coordinates), OBF lines with their move scores, and game
 //! transcripts from the standard start. Files are streamed line by line, every position
 //! carrying its [`Source`] (`file:line`), every failure a [`ParseError`] that says where and what
-//! was expected. Under Reversi rules ([`parse_text_with`], [`PositionReader::with_rules`])
+//! was expected. Under Reversi rules ([`parse_text_with`], [`PositionReader::with_variant`])
 //! transcripts start from the empty board, a board string may end with the discs left to each
 //! side (`<64 cells> X 5 7`), and positions the rules cannot reach are errors. This module never
 //! solves and never prints.

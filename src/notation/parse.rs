@@ -6,22 +6,19 @@ use super::error::{Locator, ParseError, ParseErrorKind};
 use super::obf::{annotations, comment_search_depth, format_obf, search_depth_comment, Expected};
 use super::source::Source;
 use super::transcript::{self, looks_like_transcript};
-use crate::board::rules::{Rules, Supplies, VariantPosition};
+use crate::board::rules::{Rules, Variant};
 use crate::board::Position;
 
 /// A parsed position with its annotations and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
-    /// The position.
+    /// The position, under the rules and scoring it was read with (its discs left as written
+    /// after the side to move, `X 5 7`, or derived, or exact after a transcript).
     pub position: Position,
     /// Expected scores of moves from an OBF line, in the order written; empty otherwise.
     pub expected: Vec<Expected>,
     /// The score of a finished game from a bare OBF annotation (`+10`).
     pub final_score: Option<i32>,
-    /// The discs left to each side: as written after the side to move (`X 5 7`), or under
-    /// Reversi rules always (derived when not written, exact after a transcript); `None`
-    /// otherwise.
-    pub supplies: Option<Supplies>,
     /// Where the text came from.
     pub source: Source,
     /// The scores are a depth-limited search's, not exact: the line ends with the comment
@@ -54,13 +51,14 @@ pub fn parse_position(text: &str) -> Result<Parsed, ParseError> {
 /// line or a transcript, told apart by their first characters (a transcript starts with a
 /// square such as `f5`). A `%` or `#` starts a comment that runs to the end of the text.
 pub fn parse_text(text: &str, source: Source) -> Result<Parsed, ParseError> {
-    parse_text_with(text, source, Rules::Othello)
+    parse_text_with(text, source, Variant::default())
 }
 
-/// [`parse_text`] under `rules`: under Reversi rules a transcript starts from the empty board,
-/// and a position the rules cannot reach (see [`VariantPosition::new`]) is an error; its
-/// [`Parsed::supplies`] is always set.
-pub fn parse_text_with(text: &str, source: Source, rules: Rules) -> Result<Parsed, ParseError> {
+/// [`parse_text`] under the rules and scoring of `variant`, which the position carries: under
+/// Reversi rules a transcript starts from the empty board, and a position the rules cannot reach
+/// (see [`Position::with_rules`]) is an error.
+pub fn parse_text_with(text: &str, source: Source, variant: Variant) -> Result<Parsed, ParseError> {
+    let rules = variant.rules;
     // `%` (Edax's comment mark) or `#` ends the text: neither is part of any notation.
     let comment_at = text.find(['%', '#']).unwrap_or(text.len());
     let search_depth = text[comment_at..]
@@ -77,25 +75,22 @@ pub fn parse_text_with(text: &str, source: Source, rules: Rules) -> Result<Parse
     if looks_like_transcript(text) {
         let played = transcript::play(text, &locator, rules)?;
         return Ok(Parsed {
-            position: played.position(),
+            position: played.with_scoring(variant.scoring),
             expected: Vec::new(),
             final_score: None,
-            supplies: (rules == Rules::Reversi).then(|| played.supplies()),
             source,
             search_depth: None,
         });
     }
     let head_end = text.find(';').unwrap_or(text.len());
-    let (board_end, mut supplies) = split_supplies(text, head_end, &locator)?;
+    let (board_end, supplies) = split_supplies(text, head_end, &locator)?;
     let position = parse_board(text, board_end, &locator)?;
     if rules == Rules::Othello && (position.board.player | position.board.opponent) == 0 {
         return Err(locator.line(ParseErrorKind::NoDiscs));
     }
-    if rules == Rules::Reversi {
-        let checked = VariantPosition::new(position, supplies, rules)
-            .map_err(|e| locator.line(ParseErrorKind::Rules(e)))?;
-        supplies = Some(checked.supplies());
-    }
+    let position = position
+        .with_variant(variant, supplies)
+        .map_err(|e| locator.line(ParseErrorKind::Rules(e)))?;
     let (expected, final_score) = if head_end < text.len() {
         annotations(text, head_end + 1, &locator)?
     } else {
@@ -105,7 +100,6 @@ pub fn parse_text_with(text: &str, source: Source, rules: Rules) -> Result<Parse
         position,
         expected,
         final_score,
-        supplies,
         source,
         search_depth,
     })

@@ -11,7 +11,7 @@ use super::error::{ParseError, ParseErrorKind};
 use super::lines::read_bounded_line;
 use super::parse::{parse_text_with, Parsed};
 use super::source::{Source, STDIN_NAME};
-use crate::board::rules::Rules;
+use crate::board::rules::Variant;
 
 /// The longest line a [`PositionReader`] accepts by default (1 MiB, without the newline).
 pub const MAX_LINE_LEN: usize = 1 << 20;
@@ -22,7 +22,7 @@ pub const MAX_LINE_LEN: usize = 1 << 20;
 /// error item, never a panic or an unbounded buffer. After an I/O error the reader ends.
 pub struct PositionReader<R> {
     reader: R,
-    rules: Rules,
+    variant: Variant,
     name: Arc<str>,
     line: usize,
     max_line_len: usize,
@@ -46,7 +46,7 @@ impl<R: BufRead> PositionReader<R> {
     pub fn new(reader: R, name: impl Into<Arc<str>>) -> PositionReader<R> {
         PositionReader {
             reader,
-            rules: Rules::Othello,
+            variant: Variant::default(),
             name: name.into(),
             line: 0,
             max_line_len: MAX_LINE_LEN,
@@ -62,8 +62,8 @@ impl<R: BufRead> PositionReader<R> {
     }
 
     /// The same reader parsing under `rules` (see [`parse_text_with`]).
-    pub fn with_rules(mut self, rules: Rules) -> PositionReader<R> {
-        self.rules = rules;
+    pub fn with_variant(mut self, variant: Variant) -> PositionReader<R> {
+        self.variant = variant;
         self
     }
 
@@ -146,10 +146,10 @@ impl<R: BufRead> Iterator for PositionReader<R> {
                 return Some(parse_text_with(
                     &text.replace('\r', " "),
                     source,
-                    self.rules,
+                    self.variant,
                 ));
             }
-            return Some(parse_text_with(text, source, self.rules));
+            return Some(parse_text_with(text, source, self.variant));
         }
         None
     }

@@ -1,8 +1,13 @@
 //! The notation's tests: every format read and written, and every error located.
 
 use super::*;
-use crate::board::rules::{Rules, Supplies};
+use crate::board::rules::{Rules, Scoring, Supplies, Variant};
 use crate::board::{Color, Position, Square};
+
+const REVERSI: Variant = Variant {
+    rules: Rules::Reversi,
+    scoring: Scoring::Official,
+};
 
 const START: &str = "---------------------------OX------XO--------------------------- X";
 
@@ -111,7 +116,7 @@ fn a_board_without_discs_cannot_occur_in_othello() {
         "<position>:1: a board with no discs cannot occur in Othello (every game starts \
          with four; --rules reversi starts from the empty board)"
     );
-    let reversi = parse_text_with(&empty, Source::inline(), Rules::Reversi).unwrap();
+    let reversi = parse_text_with(&empty, Source::inline(), REVERSI).unwrap();
     assert_eq!(reversi.position.board.empties(), 64);
 }
 
@@ -227,24 +232,27 @@ fn passes_in_transcripts() {
 #[test]
 fn supplies_after_the_side() {
     let board = &START[..64];
+    let reversi = |text: &str| parse_text_with(text, Source::inline(), REVERSI);
+    // Under Othello rules they are read and never matter.
     let p = parse_position(&format!("{board} X 29 31")).unwrap();
     assert_eq!(p.position, Position::start());
+    assert_eq!(p.position.supplies(), None);
+    let p = reversi(&format!("{board} X 29 31")).unwrap();
     assert_eq!(
-        p.supplies,
+        p.position.supplies(),
         Some(Supplies {
             black: 29,
             white: 31
         })
     );
     assert_eq!(
-        format_board_with_supplies(&p.position, p.supplies.unwrap()),
+        format_board_with_supplies(&p.position, p.position.supplies().unwrap()),
         format!("{START} 29 31")
     );
     // Glued side, and an OBF line.
-    let glued = parse_position(&format!("{board}X 30 30; F5:+0;")).unwrap();
+    let glued = reversi(&format!("{board}X 30 30; F5:+0;")).unwrap();
     assert_eq!(glued.expected.len(), 1);
-    assert_eq!(glued.supplies.map(|s| s.black), Some(30));
-    assert_eq!(parse_position(START).unwrap().supplies, None);
+    assert_eq!(glued.position.supplies().map(|s| s.black), Some(30));
     assert_eq!(
         err(&format!("{board} X 33 27")),
         "<position>:1:68: expected the discs left to black and to white after the side to \
@@ -256,14 +264,13 @@ fn supplies_after_the_side() {
          move, each from 0 to 32 (such as 'X 5 7'), found '5'"
     );
     // Under Reversi rules they must add up to the empty squares.
-    let reversi = |text: &str| parse_text_with(text, Source::inline(), Rules::Reversi);
     assert_eq!(
         reversi(&format!("{board} X 5 7")).unwrap_err().to_string(),
         "<position>:1: expected the discs left (black 5 + white 7 = 12) to equal the 60 \
          empty squares, since every disc placed fills one"
     );
     assert_eq!(
-        reversi(START).unwrap().supplies,
+        reversi(START).unwrap().position.supplies(),
         Some(Supplies {
             black: 30,
             white: 30
@@ -273,14 +280,14 @@ fn supplies_after_the_side() {
 
 #[test]
 fn reversi_transcripts_start_from_the_empty_board() {
-    let reversi = |text: &str| parse_text_with(text, Source::inline(), Rules::Reversi);
+    let reversi = |text: &str| parse_text_with(text, Source::inline(), REVERSI);
     let p = reversi("d4 e4 e5 d5 c5").unwrap();
     assert_eq!(p.position.board.empties(), 59);
     assert_eq!(p.position.to_move, Color::White);
     // black d4 e5, white e4 d5; c5 flips d5.
     assert_eq!(p.position.black().count_ones(), 4);
     assert_eq!(
-        p.supplies,
+        p.position.supplies(),
         Some(Supplies {
             black: 29,
             white: 30

@@ -4,7 +4,7 @@
 
 use super::error::{Locator, ParseError, ParseErrorKind};
 use super::source::Source;
-use crate::board::rules::{Rules, VariantPosition};
+use crate::board::rules::Rules;
 use crate::board::{Position, Square};
 
 /// Plays a transcript (`f5d6c3...`, any case, optional spaces or commas, passes implicit or as
@@ -15,7 +15,7 @@ pub fn parse_transcript(text: &str) -> Result<Position, ParseError> {
         text,
         source: &source,
     };
-    Ok(play(text, &locator, Rules::Othello)?.position())
+    play(text, &locator, Rules::Othello)
 }
 
 /// A transcript starts with a letter and a digit (`f5`, or `c9` to report a bad square); no
@@ -66,12 +66,12 @@ pub(super) fn play(
     text: &str,
     locator: &Locator<'_>,
     rules: Rules,
-) -> Result<VariantPosition, ParseError> {
+) -> Result<Position, ParseError> {
     let mut tokens = tokens(text).peekable();
     if tokens.peek().is_none() {
         return Err(locator.line(ParseErrorKind::EmptyTranscript));
     }
-    let mut position = VariantPosition::start(rules);
+    let mut position = Position::start_of(rules);
     for (i, (offset, token)) in tokens.enumerate() {
         let number = i + 1;
         let game_over = position.is_over();
@@ -111,9 +111,9 @@ pub(super) fn play(
         if !has_moves {
             position = position.pass();
         }
-        let why = if position.game.in_opening() {
+        let why = if position.state().in_opening() {
             ", the first four moves go on d4 e4 d5 e5"
-        } else if rules == Rules::Reversi && position.game.player_left == 0 {
+        } else if rules == Rules::Reversi && position.state().player_left == 0 {
             ", the side to move has no discs left"
         } else {
             ""

@@ -120,22 +120,23 @@ pub fn diagram(picture: &Picture, style: TermStyle) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::rules::{Rules, VariantPosition};
+    use crate::board::rules::Rules;
+    use crate::board::Position;
     use crate::report::picture::Marks;
     use crate::search::MoveScore;
     use std::ffi::OsStr;
 
     #[test]
     fn plain_diagrams_match_the_solve_diagram() {
-        let start = VariantPosition::start(Rules::Othello);
+        let start = Position::start_of(Rules::Othello);
         let picture = Picture::new(&start, Marks::Legal, "");
         let plain = diagram(&picture, TermStyle::PLAIN);
-        assert_eq!(plain, crate::report::diagram(&start.position(), false));
+        assert_eq!(plain, crate::report::diagram(&start, false));
     }
 
     #[test]
     fn scores_sit_on_their_squares_and_colour_is_optional() {
-        let start = VariantPosition::start(Rules::Othello);
+        let start = Position::start_of(Rules::Othello);
         let scores = ["d3", "c4", "f5", "e6"]
             .iter()
             .map(|name| MoveScore {

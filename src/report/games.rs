@@ -774,6 +774,7 @@ mod tests {
             threads: 1,
             hash_mb: 4,
             wld: false,
+            force: false,
         })
         .unwrap();
         let options = GamesOptions {

@@ -1,8 +1,8 @@
 //! Output formats for people and programs: here the human diagram of a position, the compact
 //! numbers every report shares (node counts, times, rates) and the rows of `osolve perft`; in
 //! the submodules the reports of each subcommand: [`solve`] (human and JSON), [`analyze`]
-//! (OBF, JSON lines, CSV), [`games`] and [`bench`](mod@bench); the reports of the rules variants
-//! ([`variant`](mod@variant)); board pictures ([`picture`]) drawn as SVG ([`svg`](mod@svg)) or as a
+//! (OBF, JSON lines, CSV), [`games`] and [`bench`](mod@bench), each for every rule set; board
+//! pictures ([`picture`]) drawn as SVG ([`svg`](mod@svg)) or as a
 //! terminal diagram in colour ([`colour`]). Knows nothing of search internals, files or
 //! terminals: it turns values into strings and never prints; the caller decides where they go
 //! and whether the terminal can show Unicode and colour.
@@ -19,7 +19,6 @@ pub mod players;
 pub mod solve;
 pub mod svg;
 pub mod unfinished;
-pub mod variant;
 
 use crate::board::{Color, Position, Square};
 

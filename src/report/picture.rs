@@ -4,7 +4,7 @@
 //! ones highlighted), or a principal variation numbered in order. Plain data and text; no
 //! drawing here.
 
-use crate::board::rules::{Supplies, VariantPosition};
+use crate::board::rules::Supplies;
 use crate::board::{Color, Position, Square};
 use crate::search::MoveScore;
 
@@ -73,12 +73,12 @@ pub enum SquareMark {
 impl Picture {
     /// A picture of `position` with `marks`; the discs left are shown when its rules count
     /// them.
-    pub fn new(position: &VariantPosition, marks: Marks, title: impl Into<String>) -> Picture {
+    pub fn new(position: &Position, marks: Marks, title: impl Into<String>) -> Picture {
         Picture {
-            position: position.position(),
+            position: *position,
             legal: position.moves(),
             over: position.is_over(),
-            supplies: super::variant::discs_left(position),
+            supplies: super::solve::discs_left(position),
             marks,
             title: title.into(),
         }
@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn marks_of_each_kind() {
-        let start = VariantPosition::start(Rules::Othello);
+        let start = Position::start_of(Rules::Othello);
         let plain = Picture::new(&start, Marks::Legal, "");
         assert_eq!(plain.mark(sq("d3")), SquareMark::Legal);
         assert_eq!(plain.mark(sq("a1")), SquareMark::Empty);
@@ -271,7 +271,7 @@ mod tests {
 
     #[test]
     fn reversi_pictures_count_the_discs_left() {
-        let start = VariantPosition::start(Rules::Reversi);
+        let start = Position::start_of(Rules::Reversi);
         let picture = Picture::new(&start, Marks::Legal, "");
         assert_eq!(picture.legal.count_ones(), 4);
         assert_eq!(

@@ -2,15 +2,21 @@
 //! and a result line (`score +38 (black 51 - white 13)  best a2  pv a2 b1 ...  nodes 21.3M ...`);
 //! for programs, one JSON object per line ([`SolveRecord`]). Scores are from the side to move's
 //! point of view with empty squares given to the winner; passes are written `--`. Knows nothing
-//! of files or terminals: the caller says whether Unicode discs may be drawn.
+//! of files or terminals: the caller says whether Unicode discs and colour may be drawn. Under
+//! rules or scoring other than the standard ones the reports add the rules line, the discs
+//! left and the final count of the discs actually on the board with the empty squares left
+//! (`score +4 (black 33 - white 29, 2 empty)`).
 
 use serde::{Deserialize, Serialize};
 
+use super::colour::{self, TermStyle};
+use super::picture::{Marks, Picture};
+use super::unfinished::{human_stopped, json_stopped, quiet_stopped, StoppedSolve};
 use super::{diagram, work_text};
-use crate::board::rules::Rules;
-use crate::board::{Color, Square};
+use crate::board::rules::Supplies;
+use crate::board::{Color, Position, Square};
 use crate::notation::{format_board, Source};
-use crate::search::{BestMove, Solution, VariantSolution};
+use crate::search::{BestMove, FinalCount, Solution};
 
 /// How a pass is written in moves and principal variations.
 pub const PASS: &str = "--";
@@ -117,10 +123,13 @@ pub struct SolveRecord {
 }
 
 impl SolveRecord {
-    /// The record of `solution`, the position found at `source`.
+    /// The record of `solution`, the position found at `source`. Under rules or scoring other
+    /// than the standard ones the rules, the scoring and the discs left are filled in, the final
+    /// discs are those on the board with the empty squares left, and no thread count is
+    /// written.
     pub fn new(source: &Source, solution: &Solution) -> SolveRecord {
         let position = &solution.position;
-        SolveRecord {
+        let standard = SolveRecord {
             source: source.to_string(),
             position: format_board(position),
             rules: None,
@@ -143,24 +152,16 @@ impl SolveRecord {
             time_ms: (solution.time.as_secs_f64() * 1e6).round() / 1e3,
             nps: solution.nps().round() as u64,
             threads: Some(solution.threads),
+        };
+        if position.variant().is_standard() {
+            return standard;
         }
-    }
-
-    /// The record of `solution` under any rules: the rules, the scoring and the discs left are
-    /// filled in, the final discs are those on the board with the empty squares left, and no
-    /// thread count is written.
-    pub fn of_game(source: &Source, solution: &VariantSolution) -> SolveRecord {
-        let game = &solution.position;
-        let plain = solution.to_solution();
         SolveRecord {
-            rules: Some(game.rules().name().to_string()),
-            scoring: Some(solution.scoring.name().to_string()),
-            discs_left: Some((game.rules() == Rules::Reversi).then(|| {
-                let supplies = game.supplies();
-                DiscsLeft {
-                    black: supplies.black,
-                    white: supplies.white,
-                }
+            rules: Some(position.rules().name().to_string()),
+            scoring: Some(position.scoring().name().to_string()),
+            discs_left: Some(discs_left(position).map(|supplies| DiscsLeft {
+                black: supplies.black,
+                white: supplies.white,
             })),
             final_discs: solution.final_count().map(|count| FinalDiscs {
                 black: count.black,
@@ -168,9 +169,33 @@ impl SolveRecord {
                 empty: Some(count.empty),
             }),
             threads: None,
-            ..SolveRecord::new(source, &plain)
+            ..standard
         }
     }
+}
+
+/// The discs left of a position, when its rules count them.
+pub fn discs_left(position: &Position) -> Option<Supplies> {
+    position.supplies()
+}
+
+/// A final count as text: `black 33 - white 29, 2 empty` (no empty part on a full board).
+pub fn final_count_text(count: &FinalCount) -> String {
+    let mut text = format!("black {} - white {}", count.black, count.white);
+    if count.empty > 0 {
+        text.push_str(&format!(", {} empty", count.empty));
+    }
+    text
+}
+
+/// The line naming the rules and the scoring: `reversi rules, raw scoring` (the diagram above
+/// it shows the discs left).
+pub fn rules_line(position: &Position) -> String {
+    format!(
+        "{} rules, {} scoring",
+        position.rules().name(),
+        position.scoring().name()
+    )
 }
 
 /// A move as reports write it: `a2`, or `--` for a pass.
@@ -190,13 +215,21 @@ pub fn best_move_name(best: BestMove) -> Option<String> {
 /// The result line of a solution, without a newline:
 /// `score +38 (black 51 - white 13)  best a2  pv a2 b1 -- ...  nodes 21.3M  0.84 s  25.4 Mn/s`.
 /// With WLD the first part reads `result win (black wins)` / `result draw`; a finished game shows
-/// `game over` instead of a best move and a PV.
+/// `game over` instead of a best move and a PV. Under rules or scoring other than the standard
+/// ones the score is followed by the final count of the discs on the board
+/// (`score +4 (black 33 - white 29, 2 empty)`).
 pub fn result_line(solution: &Solution) -> String {
-    let mut line = match solution.final_discs() {
-        Some((black, white)) => {
+    let count = if solution.position.variant().is_standard() {
+        None
+    } else {
+        solution.final_count()
+    };
+    let mut line = match (count, solution.final_discs()) {
+        (Some(count), _) => format!("score {:+} ({})", solution.score, final_count_text(&count)),
+        (None, Some((black, white))) => {
             format!("score {:+} (black {black} - white {white})", solution.score)
         }
-        None => {
+        (None, None) => {
             let outcome = Outcome::of(solution.score);
             let mover = solution.position.to_move;
             match outcome {
@@ -218,14 +251,56 @@ pub fn result_line(solution: &Solution) -> String {
 }
 
 /// The full human report of one position: the source on a line of its own, the diagram (`●` `○`
-/// with `unicode`, else `X` `O`), the result line, then an empty line to separate it from the
-/// next report.
-pub fn human_report(source: &Source, solution: &Solution, unicode: bool) -> String {
-    format!(
-        "{source}\n{}{}\n\n",
-        diagram(&solution.position, unicode),
-        result_line(solution)
-    )
+/// when `style` allows Unicode, else `X` `O`; in colour with the legal moves when it allows
+/// colour or the rules are not the standard ones, then followed by the rules line), the result
+/// line, then an empty line to separate it from the next report.
+pub fn human_report(source: &Source, solution: &Solution, style: TermStyle) -> String {
+    let position = &solution.position;
+    let standard = position.variant().is_standard();
+    if standard && !style.colour {
+        return format!(
+            "{source}\n{}{}\n\n",
+            diagram(position, style.unicode),
+            result_line(solution)
+        );
+    }
+    let picture = colour::diagram(&Picture::new(position, Marks::Legal, ""), style);
+    let rules = if standard {
+        String::new()
+    } else {
+        format!("{}\n", rules_line(position))
+    };
+    format!("{source}\n{picture}{rules}{}\n\n", result_line(solution))
+}
+
+/// How `osolve solve` writes each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One JSON object per line ([`json_report`]).
+    Json,
+    /// The result line after the source ([`quiet_report`]).
+    Quiet,
+    /// The full report for people ([`human_report`]) in this terminal style.
+    Human(TermStyle),
+}
+
+/// The report of a solved position in `format`.
+pub fn solved_report(source: &Source, solution: &Solution, format: Format) -> String {
+    match format {
+        Format::Json => json_report(source, solution),
+        Format::Quiet => quiet_report(source, solution),
+        Format::Human(style) => human_report(source, solution, style),
+    }
+}
+
+/// The report in `format` of a position whose search a limit stopped (see
+/// [`super::unfinished`]).
+pub fn stopped_report(source: &Source, stopped: &StoppedSolve<'_>, format: Format) -> String {
+    match format {
+        Format::Json => json_stopped(source, stopped),
+        Format::Quiet => quiet_stopped(source, stopped),
+        Format::Human(style) => human_stopped(source, stopped, style.unicode),
+    }
 }
 
 /// The one-line human report (`--quiet`): the source, two spaces, the result line, a newline.
@@ -244,8 +319,17 @@ pub fn json_report(source: &Source, solution: &Solution) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Position;
+    use crate::board::rules::{Rules, Scoring};
     use std::time::Duration;
+
+    const PLAIN: TermStyle = TermStyle {
+        unicode: false,
+        colour: false,
+    };
+    const UNICODE: TermStyle = TermStyle {
+        unicode: true,
+        colour: false,
+    };
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()
@@ -354,7 +438,7 @@ mod tests {
     #[test]
     fn human_reports() {
         let source = Source::new("positions/ffo-40.obf", 1);
-        let text = human_report(&source, &ffo40(false), false);
+        let text = human_report(&source, &ffo40(false), PLAIN);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "positions/ffo-40.obf:1");
         assert_eq!(lines[1], "  a b c d e f g h");
@@ -363,10 +447,71 @@ mod tests {
         assert!(lines[11].starts_with("score +38 (black 51 - white 13)  best a2"));
         assert_eq!(lines.len(), 13);
         assert!(text.ends_with("\n\n"));
-        assert!(human_report(&source, &ffo40(false), true).contains("1 ○ + + ○ ○ ○ ○ ●"));
+        assert!(human_report(&source, &ffo40(false), UNICODE).contains("1 ○ + + ○ ○ ○ ○ ●"));
         assert_eq!(
             quiet_report(&source, &ffo40(false)),
             format!("positions/ffo-40.obf:1  {}\n", result_line(&ffo40(false)))
         );
+    }
+
+    /// A finished game under raw scoring: black's 33 discs on a1..a5 and white wiped out, 31
+    /// squares empty.
+    fn finished() -> Solution {
+        let black = (1u64 << 33) - 1;
+        let position = Position::from_colors(black, 0, Color::Black)
+            .unwrap()
+            .with_scoring(Scoring::Raw);
+        Solution {
+            position,
+            score: 33,
+            wld: false,
+            best_move: BestMove::GameOver,
+            pv: Vec::new(),
+            nodes: 0,
+            time: Duration::ZERO,
+            threads: 1,
+        }
+    }
+
+    #[test]
+    fn final_counts_show_the_empty_squares() {
+        let solution = finished();
+        assert!(solution.position.is_over());
+        assert_eq!(
+            result_line(&solution),
+            "score +33 (black 33 - white 0, 31 empty)  game over  nodes 0  0.00 s  0.0 Mn/s"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&json_report(&Source::inline(), &solution)).unwrap();
+        assert_eq!(
+            json["final_discs"],
+            serde_json::json!({"black": 33, "white": 0, "empty": 31})
+        );
+        assert_eq!(json["rules"], "othello");
+        assert_eq!(json["scoring"], "raw");
+        assert_eq!(json["discs_left"], serde_json::Value::Null);
+        assert_eq!(json.get("threads"), None);
+        assert_eq!(rules_line(&solution.position), "othello rules, raw scoring");
+    }
+
+    #[test]
+    fn reversi_reports_the_discs_left() {
+        let start = Position::start_of(Rules::Reversi);
+        let after = start.play(sq("d4")).unwrap();
+        assert_eq!(rules_line(&after), "reversi rules, official scoring");
+        assert_eq!(
+            discs_left(&after),
+            Some(Supplies {
+                black: 31,
+                white: 32
+            })
+        );
+        assert_eq!(discs_left(&Position::start()), None);
+        let mut wld = finished();
+        wld.wld = true;
+        wld.score = 1;
+        wld.best_move = BestMove::Play(sq("a1"));
+        wld.pv = vec![Some(sq("a1"))];
+        assert!(result_line(&wld).starts_with("result win (black wins)  best a1  pv a1"));
     }
 }

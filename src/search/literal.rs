@@ -4,9 +4,9 @@
 //! move code with [`crate::board::rules::Game`] or the bitboards, so agreeing with it means something.
 //! Exponential: use it on positions with few empty squares.
 
-use crate::board::{Color, Square};
+use crate::board::{Color, Position, Square};
 
-use crate::board::rules::{Rules, Scoring, VariantPosition};
+use crate::board::rules::{Rules, Scoring, Supplies};
 
 /// The eight directions as (column step, row step).
 const DIRECTIONS: [(i32, i32); 8] = [
@@ -49,8 +49,8 @@ fn slot(color: Color) -> usize {
 
 impl LiteralGame {
     /// The literal copy of `position`.
-    pub fn new(position: &VariantPosition) -> LiteralGame {
-        let p = position.position();
+    pub fn new(position: &Position) -> LiteralGame {
+        let p = *position;
         let mut cells = [None; 64];
         for (i, cell) in cells.iter_mut().enumerate() {
             if p.black() >> i & 1 == 1 {
@@ -59,7 +59,9 @@ impl LiteralGame {
                 *cell = Some(Color::White);
             }
         }
-        let supplies = position.supplies();
+        let supplies = position
+            .supplies()
+            .unwrap_or_else(|| Supplies::derived(position));
         LiteralGame {
             cells,
             to_move: position.to_move,
@@ -172,9 +174,10 @@ impl LiteralGame {
     }
 }
 
-/// The exact score of `position` for the side to move by full minimax, the rules as written.
-pub fn minimax(position: &VariantPosition, scoring: Scoring) -> i32 {
-    value(&LiteralGame::new(position), scoring)
+/// The exact score of `position` for the side to move by full minimax, the rules and scoring as
+/// written.
+pub fn minimax(position: &Position) -> i32 {
+    value(&LiteralGame::new(position), position.scoring())
 }
 
 fn value(game: &LiteralGame, scoring: Scoring) -> i32 {
@@ -195,7 +198,7 @@ fn value(game: &LiteralGame, scoring: Scoring) -> i32 {
 
 /// Leaves `depth` plies below `position`, the rules as written: a pass is a ply, a finished game
 /// one leaf.
-pub fn perft(position: &VariantPosition, depth: u32) -> u64 {
+pub fn perft(position: &Position, depth: u32) -> u64 {
     count(&LiteralGame::new(position), depth)
 }
 
@@ -218,7 +221,7 @@ fn count(game: &LiteralGame, depth: u32) -> u64 {
 }
 
 /// The squares the side to move may play, as a bitboard, by the literal rules.
-pub fn legal_squares(position: &VariantPosition) -> u64 {
+pub fn legal_squares(position: &Position) -> u64 {
     LiteralGame::new(position)
         .placements()
         .iter()

@@ -18,14 +18,14 @@ pub mod thresholds;
 pub mod tt;
 
 use crate::board::rules::{GameRules, Official, Othello, OthelloRules, Raw, ReversiRules};
-use crate::board::rules::{Rules, Scoring, VariantPosition};
+use crate::board::rules::{Rules, Scoring};
 use crate::board::{Bits, Position, Square};
 use limit::Budget;
 pub use limit::Limits;
 use node::Cancel;
 pub use result::{
     BestMove, Bounds, FinalCount, MoveScore, Solution, StopReason, Stopped, TooManyEmpties,
-    Unfinished, VariantSolution,
+    Unfinished,
 };
 use root::{clamp_wld, is_over, Attempt};
 use std::sync::Arc;
@@ -42,6 +42,9 @@ pub struct SolveOptions {
     pub hash_mb: usize,
     /// Prove only win/draw/loss (the score is then -1, 0 or 1).
     pub wld: bool,
+    /// Solve positions deeper than [`FEASIBLE_EMPTIES`] even without a limit (see
+    /// [`Solver::check_feasible`]); without it such a position is refused.
+    pub force: bool,
 }
 
 impl Default for SolveOptions {
@@ -50,6 +53,7 @@ impl Default for SolveOptions {
             threads: 0,
             hash_mb: 256,
             wld: false,
+            force: false,
         }
     }
 }
@@ -118,23 +122,58 @@ pub struct Solver {
     table_rules: (Rules, Scoring),
 }
 
-/// Calls `self.$method::<R>([$first,] state)` with the rules type `R` of `position`'s rules and
-/// `scoring`, and the state that type searches: the board under Othello rules, the board with
-/// its supplies under Reversi rules. The one place where a run's rules become a type.
+/// Why a solving call gave no answer: the position was refused, or the search stopped (a stop
+/// request or a limit) before it proved the result, with what it had proven.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// More than [`FEASIBLE_EMPTIES`] empties, no limit and no `force`: an exact search would
+    /// not finish (see [`Solver::check_feasible`]).
+    #[error(transparent)]
+    Refused(#[from] TooManyEmpties),
+    /// The search stopped first; [`Unfinished::bounds`] says why (a stop request, the time or
+    /// the node limit) and the proven bounds.
+    #[error("the search stopped ({}) with the score within {}..={}", .0.bounds.reason, .0.bounds.lower, .0.bounds.upper)]
+    Unfinished(Unfinished),
+}
+
+impl SolveError {
+    /// True when a stop request (not a limit, not a refusal) ended the search.
+    pub fn is_interrupted(&self) -> bool {
+        matches!(self, SolveError::Unfinished(u) if u.bounds.reason == StopReason::Interrupted)
+    }
+
+    /// What the stopped search had proven; `None` for a refusal.
+    pub fn unfinished(self) -> Option<Unfinished> {
+        match self {
+            SolveError::Unfinished(unfinished) => Some(unfinished),
+            SolveError::Refused(_) => None,
+        }
+    }
+}
+
+impl From<Unfinished> for SolveError {
+    fn from(unfinished: Unfinished) -> SolveError {
+        SolveError::Unfinished(unfinished)
+    }
+}
+
+/// Calls `self.$method::<R>(state)` with the rules type `R` of `position`'s rules and scoring,
+/// and the state that type searches: the board under Othello rules, the board with its supplies
+/// under Reversi rules. The one place where a position's rules become a type.
 macro_rules! by_rules {
-    ($self:ident . $method:ident, $position:expr, $scoring:expr $(, $first:expr)?) => {
-        match ($position.rules(), $scoring) {
+    ($self:ident . $method:ident, $position:expr $(, $first:expr)?) => {
+        match ($position.rules(), $position.scoring()) {
             (Rules::Othello, Scoring::Official) => {
-                $self.$method::<Othello>($($first,)? $position.game.board)
+                $self.$method::<Othello>($($first,)? $position.board)
             }
             (Rules::Othello, Scoring::Raw) => {
-                $self.$method::<OthelloRules<Raw>>($($first,)? $position.game.board)
+                $self.$method::<OthelloRules<Raw>>($($first,)? $position.board)
             }
             (Rules::Reversi, Scoring::Official) => {
-                $self.$method::<ReversiRules<Official>>($($first,)? $position.game)
+                $self.$method::<ReversiRules<Official>>($($first,)? $position.state())
             }
             (Rules::Reversi, Scoring::Raw) => {
-                $self.$method::<ReversiRules<Raw>>($($first,)? $position.game)
+                $self.$method::<ReversiRules<Raw>>($($first,)? $position.state())
             }
         }
     };
@@ -233,18 +272,33 @@ impl Solver {
     /// Whether an exact solve of `position` can finish: `Err` when it has more than
     /// [`FEASIBLE_EMPTIES`] empties, this solver has no limits, and a first search of
     /// [`PROBE_NODES`] nodes does not find its score (finished games and positions that end at
-    /// once pass). Drivers refuse such positions unless told to go on.
+    /// once pass). The solving methods run this check first unless the solver's options say
+    /// `force`; drivers that refuse positions ahead of solving them (in input order) call it
+    /// on a solver of their own.
+    ///
+    /// ```
+    /// use osolve::board::{Color, Position};
+    /// use osolve::search::{SolveOptions, Solver, TooManyEmpties};
+    ///
+    /// let mut solver = Solver::new(SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() })?;
+    /// // The start has 60 empties: an exact solve would take far longer than anyone waits.
+    /// assert_eq!(solver.check_feasible(&Position::start()), Err(TooManyEmpties { empties: 60 }));
+    /// // A position that ends at once passes whatever its empties: black wiped out.
+    /// let over = Position::from_colors(0, 1, Color::Black).unwrap();
+    /// assert_eq!(solver.check_feasible(&over), Ok(()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check_feasible(&mut self, position: &Position) -> Result<(), TooManyEmpties> {
-        self.check_feasible_in::<Othello>(position.board)
+        by_rules!(self.check_feasible_in, position)
     }
 
-    /// [`Solver::check_feasible`] under any rules.
-    pub fn check_feasible_game(
-        &mut self,
-        position: &VariantPosition,
-        scoring: Scoring,
-    ) -> Result<(), TooManyEmpties> {
-        by_rules!(self.check_feasible_in, position, scoring)
+    /// The refusal of the solving methods: [`Solver::check_feasible`] unless `force`.
+    fn refuse(&mut self, position: &Position) -> Result<(), TooManyEmpties> {
+        if self.options.force {
+            Ok(())
+        } else {
+            self.check_feasible(position)
+        }
     }
 
     fn check_feasible_in<R: GameRules>(&mut self, state: R::State) -> Result<(), TooManyEmpties> {
@@ -276,41 +330,34 @@ impl Solver {
         }
     }
 
-    /// Solves `position` exactly (or WLD with the `wld` option). `Err(Stopped)` when a stop was
-    /// requested or a limit was reached first ([`Solver::try_solve`] tells what was proven).
-    pub fn solve(&mut self, position: &Position) -> Result<Solution, Stopped> {
-        self.try_solve(position).map_err(|_| Stopped)
+    /// Solves `position` exactly under its rules and scoring (or win/draw/loss with the `wld`
+    /// option): the score, the best move and perfect play to the end. `Err` when the position is
+    /// refused (see [`Solver::check_feasible`]), or when a stop request or a limit of
+    /// [`Solver::set_limits`] ends the search first: then the bounds of the score it proved and,
+    /// once the score is exact, the beginning of the principal variation.
+    ///
+    /// ```
+    /// use osolve::board::Position;
+    /// use osolve::notation::parse_position;
+    /// use osolve::search::{SolveOptions, Solver};
+    ///
+    /// // 12 empties, black to move.
+    /// let position: Position =
+    ///     parse_position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")?.position;
+    /// let options = SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() };
+    /// let mut solver = Solver::new(options)?;
+    /// let solution = solver.solve(&position)?;
+    /// assert_eq!(solution.score, 18);
+    /// assert_eq!(solution.pv.len(), 12);
+    /// assert_eq!(solution.final_discs(), Some((41, 23)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn solve(&mut self, position: &Position) -> Result<Solution, SolveError> {
+        self.refuse(position)?;
+        Ok(by_rules!(self.solve_in, position, position)?)
     }
 
-    /// Solves `position` exactly (or WLD); when stopped first (a stop request, or a limit of
-    /// [`Solver::set_limits`]), says why and what was proven: bounds of the score and, once
-    /// the score is exact, the beginning of the principal variation.
-    pub fn try_solve(&mut self, position: &Position) -> Result<Solution, Unfinished> {
-        self.try_solve_in::<Othello>(position, position.board)
-    }
-
-    /// [`Solver::try_solve`] under any rules and scoring: the score is in `scoring`.
-    pub fn try_solve_game(
-        &mut self,
-        position: &VariantPosition,
-        scoring: Scoring,
-    ) -> Result<VariantSolution, Unfinished> {
-        let plain = position.position();
-        let solution = by_rules!(self.try_solve_in, position, scoring, &plain)?;
-        Ok(VariantSolution {
-            position: *position,
-            scoring,
-            score: solution.score,
-            wld: solution.wld,
-            best_move: solution.best_move,
-            pv: solution.pv,
-            nodes: solution.nodes,
-            time: solution.time,
-            threads: solution.threads,
-        })
-    }
-
-    fn try_solve_in<R: GameRules>(
+    fn solve_in<R: GameRules>(
         &mut self,
         position: &Position,
         state: R::State,
@@ -365,32 +412,37 @@ impl Solver {
         Ok(solution)
     }
 
-    /// The exact score of every legal move of `position`, best first, ties in square order;
-    /// a position that must pass gives one entry for the pass; a finished game none.
-    /// Returns the scores and the nodes searched.
-    pub fn score_moves(&mut self, position: &Position) -> Result<(Vec<MoveScore>, u64), Stopped> {
-        self.try_score_moves(position).map_err(|_| Stopped)
-    }
-
-    /// [`Solver::score_moves`]; when stopped first, the moves scored so far and the bounds of
-    /// the best score they prove.
-    pub fn try_score_moves(
+    /// The exact score of every move of `position` (the sign with `wld`), best first, ties in
+    /// square order; a position that must pass gives one entry for the pass (`mv: None`); a
+    /// finished game none. Returns the scores and the nodes searched. `Err` as for
+    /// [`Solver::solve`], a stopped search with the moves scored so far
+    /// ([`Unfinished::moves`]) and the bounds of the best score they prove.
+    ///
+    /// ```
+    /// use osolve::board::Position;
+    /// use osolve::notation::parse_position;
+    /// use osolve::search::{SolveOptions, Solver};
+    ///
+    /// // 12 empties, black to move.
+    /// let position: Position =
+    ///     parse_position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")?.position;
+    /// let options = SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() };
+    /// let mut solver = Solver::new(options)?;
+    /// let (moves, _nodes) = solver.score_moves(&position)?;
+    /// assert_eq!(moves[0].score, 18);
+    /// assert_eq!(moves.len(), position.board.moves().count_ones() as usize);
+    /// assert!(moves.windows(2).all(|pair| pair[0].score >= pair[1].score));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn score_moves(
         &mut self,
         position: &Position,
-    ) -> Result<(Vec<MoveScore>, u64), Unfinished> {
-        self.try_score_moves_in::<Othello>(position.board)
+    ) -> Result<(Vec<MoveScore>, u64), SolveError> {
+        self.refuse(position)?;
+        Ok(by_rules!(self.score_moves_in, position)?)
     }
 
-    /// [`Solver::try_score_moves`] under any rules and scoring.
-    pub fn try_score_moves_game(
-        &mut self,
-        position: &VariantPosition,
-        scoring: Scoring,
-    ) -> Result<(Vec<MoveScore>, u64), Unfinished> {
-        by_rules!(self.try_score_moves_in, position, scoring)
-    }
-
-    fn try_score_moves_in<R: GameRules>(
+    fn score_moves_in<R: GameRules>(
         &mut self,
         state: R::State,
     ) -> Result<(Vec<MoveScore>, u64), Unfinished> {
@@ -435,34 +487,37 @@ impl Solver {
 
     /// The best score of `position` and every move that reaches it (square order; `None` is
     /// the forced pass), with the nodes searched: one full-window search for the score, then a
-    /// null-window proof per other move to decide whether it ties. Faster than `score_moves`.
-    /// A finished game gives its final score and no move.
+    /// null-window proof per other move to decide whether it ties. Faster than
+    /// [`Solver::score_moves`]. A finished game gives its final score and no move. `Err` as for
+    /// [`Solver::solve`], a stopped search with the moves already proven to reach the best score
+    /// (once it is exact).
+    ///
+    /// ```
+    /// use osolve::board::Position;
+    /// use osolve::notation::parse_position;
+    /// use osolve::search::{SolveOptions, Solver};
+    ///
+    /// // 12 empties, black to move.
+    /// let position: Position =
+    ///     parse_position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")?.position;
+    /// let options = SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() };
+    /// let mut solver = Solver::new(options)?;
+    /// let (score, best, _nodes) = solver.best_moves(&position)?;
+    /// assert_eq!(score, 18);
+    /// let (moves, _) = solver.score_moves(&position)?;
+    /// let reaching: Vec<_> = moves.iter().filter(|m| m.score == score).map(|m| m.mv).collect();
+    /// assert_eq!(best.len(), reaching.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn best_moves(
         &mut self,
         position: &Position,
-    ) -> Result<(i32, Vec<Option<Square>>, u64), Stopped> {
-        self.try_best_moves(position).map_err(|_| Stopped)
+    ) -> Result<(i32, Vec<Option<Square>>, u64), SolveError> {
+        self.refuse(position)?;
+        Ok(by_rules!(self.best_moves_in, position)?)
     }
 
-    /// [`Solver::best_moves`]; when stopped first, the bounds of the best score and the moves
-    /// already proven to reach it (once the score is exact).
-    pub fn try_best_moves(
-        &mut self,
-        position: &Position,
-    ) -> Result<(i32, Vec<Option<Square>>, u64), Unfinished> {
-        self.try_best_moves_in::<Othello>(position.board)
-    }
-
-    /// [`Solver::try_best_moves`] under any rules and scoring.
-    pub fn try_best_moves_game(
-        &mut self,
-        position: &VariantPosition,
-        scoring: Scoring,
-    ) -> Result<(i32, Vec<Option<Square>>, u64), Unfinished> {
-        by_rules!(self.try_best_moves_in, position, scoring)
-    }
-
-    fn try_best_moves_in<R: GameRules>(
+    fn best_moves_in<R: GameRules>(
         &mut self,
         state: R::State,
     ) -> Result<(i32, Vec<Option<Square>>, u64), Unfinished> {
@@ -506,23 +561,39 @@ impl Solver {
         debug_assert!(!best.is_empty(), "no move reaches the best score {score}");
         Ok((score, best, attempt.nodes))
     }
-}
 
-impl Solver {
-    /// Score (sign with WLD) and nodes, without the principal variation or the other best
-    /// moves: the cheapest exact answer (training labels).
-    pub fn solve_without_pv(&mut self, position: &Position) -> Result<(i32, u64), Stopped> {
-        self.use_rules::<Othello>();
+    /// The score of `position` (the sign with `wld`) and the nodes searched, without the
+    /// principal variation or the other best moves: the cheapest exact answer (training
+    /// labels). `Err` as for [`Solver::solve`], a stopped search with the bounds it proved.
+    ///
+    /// ```
+    /// use osolve::board::Position;
+    /// use osolve::notation::parse_position;
+    /// use osolve::search::{SolveOptions, Solver};
+    ///
+    /// // 12 empties, black to move.
+    /// let position: Position =
+    ///     parse_position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")?.position;
+    /// let options = SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() };
+    /// let mut solver = Solver::new(options)?;
+    /// let (score, _nodes) = solver.score(&position)?;
+    /// assert_eq!(score, solver.solve(&position)?.score);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn score(&mut self, position: &Position) -> Result<(i32, u64), SolveError> {
+        self.refuse(position)?;
+        Ok(by_rules!(self.score_in, position)?)
+    }
+
+    fn score_in<R: GameRules>(&mut self, state: R::State) -> Result<(i32, u64), Unfinished> {
+        self.use_rules::<R>();
         let wld = self.options.wld;
         let window = self.window();
-        let board = position.board;
-        if board.is_game_over() {
-            return Ok((clamp_wld(board.final_score(), wld), 0));
+        if is_over::<R>(&state) {
+            return Ok((clamp_wld(R::final_score(&R::board(&state)), wld), 0));
         }
         let mut attempt = self.attempt();
-        let (score, _) = attempt
-            .root_score::<Othello>(board, window, wld)
-            .map_err(|_| Stopped)?;
+        let (score, _) = attempt.root_score::<R>(state, window, wld)?;
         Ok((score, attempt.nodes))
     }
 }

@@ -1,5 +1,5 @@
 //! What the solver answers: the exact result of a solve ([`Solution`], its first move
-//! [`BestMove`], the [`FinalCount`] under any rules, [`VariantSolution`]), one move's score
+//! [`BestMove`], the [`FinalCount`] under any rules), one move's score
 //! ([`MoveScore`]), and what a search that ended early had proven ([`Unfinished`] with its
 //! [`Bounds`] and [`StopReason`]), or why it was not started ([`TooManyEmpties`]) or gave
 //! nothing ([`Stopped`]). Plain data: it knows boards and squares, nothing of the search.
@@ -8,7 +8,6 @@ use std::fmt;
 use std::time::Duration;
 
 use super::thresholds::FEASIBLE_EMPTIES;
-use crate::board::rules::{Scoring, VariantPosition};
 use crate::board::{Color, Position, Square};
 
 /// A search stopped before it proved its result (Ctrl-C, or a stop requested through
@@ -31,10 +30,10 @@ pub enum BestMove {
 /// The result of an exact solve.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
-    /// The position solved.
+    /// The position solved, with its rules and scoring.
     pub position: Position,
-    /// Final disc differential for the side to move under perfect play (empties to the winner),
-    /// or with `wld` the sign only.
+    /// The score for the side to move under perfect play in the position's scoring (official:
+    /// the final disc differential with the empties to the winner), or with `wld` the sign only.
     pub score: i32,
     /// Whether only win/draw/loss was proven.
     pub wld: bool,
@@ -55,8 +54,9 @@ impl Solution {
     pub fn empties(&self) -> u32 {
         self.position.board.empties()
     }
-    /// Final disc counts (black, white) under perfect play, empties given to the winner; `None`
-    /// for a WLD solve.
+    /// Final disc counts (black, white) under perfect play with the empties given to the winner
+    /// (the standard rules' count; see [`Solution::final_count`] for the discs on the board);
+    /// `None` for a WLD solve.
     pub fn final_discs(&self) -> Option<(u32, u32)> {
         if self.wld {
             return None;
@@ -71,6 +71,25 @@ impl Solution {
             ((64 - black_diff) / 2) as u32,
         ))
     }
+    /// The position at the end of the principal variation; `None` with `wld`.
+    pub fn end(&self) -> Option<Position> {
+        if self.wld {
+            return None;
+        }
+        self.position.after(&self.pv)
+    }
+
+    /// The discs on the board at the end of perfect play, with the empty squares left (what
+    /// the score is under raw scoring or Reversi rules); `None` with `wld`.
+    pub fn final_count(&self) -> Option<FinalCount> {
+        let end = self.end()?;
+        Some(FinalCount {
+            black: end.black().count_ones(),
+            white: end.white().count_ones(),
+            empty: end.board.empties(),
+        })
+    }
+
     /// Nodes per second.
     pub fn nps(&self) -> f64 {
         let s = self.time.as_secs_f64();
@@ -91,65 +110,6 @@ pub struct FinalCount {
     pub white: u32,
     /// Empty squares left.
     pub empty: u32,
-}
-
-/// The result of an exact solve under any rules (`Solver::try_solve_game`): the position with
-/// its rules and supplies, the scoring, and what [`Solution`] holds.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VariantSolution {
-    /// The position solved, with its rules and supplies.
-    pub position: VariantPosition,
-    /// The scoring the score is in.
-    pub scoring: Scoring,
-    /// The score for the side to move under perfect play (the sign only with `wld`).
-    pub score: i32,
-    /// Whether only win/draw/loss was proven.
-    pub wld: bool,
-    /// The first move of perfect play.
-    pub best_move: BestMove,
-    /// Perfect play to the end of the game (`None` = pass); with `wld`, just the best move.
-    pub pv: Vec<Option<Square>>,
-    /// Positions searched.
-    pub nodes: u64,
-    /// Wall time of the search.
-    pub time: Duration,
-    /// Threads used.
-    pub threads: usize,
-}
-
-impl VariantSolution {
-    /// The position at the end of the principal variation; `None` with `wld`.
-    pub fn end(&self) -> Option<VariantPosition> {
-        if self.wld {
-            return None;
-        }
-        self.position.after(&self.pv)
-    }
-
-    /// The discs on the board at the end of perfect play; `None` with `wld`.
-    pub fn final_count(&self) -> Option<FinalCount> {
-        let end = self.end()?.position();
-        Some(FinalCount {
-            black: end.black().count_ones(),
-            white: end.white().count_ones(),
-            empty: end.board.empties(),
-        })
-    }
-
-    /// The same result as a [`Solution`] (its score in this solution's scoring), for the
-    /// reports the rule sets share.
-    pub fn to_solution(&self) -> Solution {
-        Solution {
-            position: self.position.position(),
-            score: self.score,
-            wld: self.wld,
-            best_move: self.best_move,
-            pv: self.pv.clone(),
-            nodes: self.nodes,
-            time: self.time,
-            threads: self.threads,
-        }
-    }
 }
 
 /// One move's exact score.

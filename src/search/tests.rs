@@ -12,6 +12,7 @@ fn solver(threads: usize, hash_mb: usize) -> Solver {
         threads,
         hash_mb,
         wld: false,
+        force: false,
     })
     .unwrap()
 }
@@ -79,10 +80,8 @@ fn symmetric_boards_score_the_same() {
         let p = random_position(&mut rng, 14);
         let score = s.solve(&p).unwrap().score;
         for k in 1..8 {
-            let q = Position {
-                board: p.board.symmetry(k),
-                to_move: p.to_move,
-            };
+            let mut q = p;
+            q.board = p.board.symmetry(k);
             assert_eq!(s.solve(&q).unwrap().score, score);
         }
     }
@@ -197,6 +196,7 @@ fn wld_gives_the_sign() {
         threads: 1,
         hash_mb: 16,
         wld: true,
+        force: false,
     })
     .unwrap();
     for _ in 0..100 {
@@ -234,8 +234,8 @@ fn a_stopped_solver_says_so() {
     let mut s = solver(2, 4);
     let p = random_position(&mut rng, 20);
     s.stop_handle().stop();
-    assert_eq!(s.solve(&p), Err(Stopped));
-    assert_eq!(s.score_moves(&p), Err(Stopped));
+    assert!(s.solve(&p).unwrap_err().is_interrupted());
+    assert!(s.score_moves(&p).unwrap_err().is_interrupted());
 }
 
 #[test]
@@ -280,6 +280,7 @@ fn best_moves_are_exactly_the_top_scoring_moves() {
         threads: 1,
         hash_mb: 16,
         wld: true,
+        force: false,
     })
     .unwrap();
     for i in 0..300 {
@@ -316,13 +317,14 @@ fn best_moves_are_exactly_the_top_scoring_moves() {
 /// move's score and the tied best moves, WLD signs, with supplies derived and near exhaustion.
 #[test]
 fn every_rule_set_agrees_with_the_literal_rules() {
-    use crate::board::rules::{Rules, Scoring, Supplies, VariantPosition};
+    use crate::board::rules::{Rules, Scoring, Supplies};
     let mut rng = Rng(7);
     let mut exact = solver(1, 16);
     let mut wld = Solver::new(SolveOptions {
         threads: 1,
         hash_mb: 16,
         wld: true,
+        force: false,
     })
     .unwrap();
     let mut checked = 0;
@@ -342,26 +344,27 @@ fn every_rule_set_agrees_with_the_literal_rules() {
             }),
         };
         for rules in [Rules::Othello, Rules::Reversi] {
-            let Ok(v) = VariantPosition::new(p, supplies, rules) else {
+            let Ok(ruled) = p.with_rules(rules, supplies) else {
                 continue;
             };
             for scoring in [Scoring::Official, Scoring::Raw] {
-                let expected = literal::minimax(&v, scoring);
-                let solution = exact.try_solve_game(&v, scoring).unwrap();
+                let v = ruled.with_scoring(scoring);
+                let expected = literal::minimax(&v);
+                let solution = exact.solve(&v).unwrap();
                 assert_eq!(solution.score, expected, "{rules:?} {scoring:?} {p:?}");
                 let end = solution.end().expect("a legal PV");
                 assert!(end.is_over());
                 let sign = if end.to_move == v.to_move { 1 } else { -1 };
-                assert_eq!(sign * scoring.score(&end.game.board), expected);
-                let (moves, _) = exact.try_score_moves_game(&v, scoring).unwrap();
+                assert_eq!(sign * scoring.score(&end.board), expected);
+                let (moves, _) = exact.score_moves(&v).unwrap();
                 for m in &moves {
                     let child = match m.mv {
                         Some(square) => v.play(square).unwrap(),
                         None => v.pass(),
                     };
-                    assert_eq!(m.score, -literal::minimax(&child, scoring));
+                    assert_eq!(m.score, -literal::minimax(&child));
                 }
-                let (best, best_moves, _) = exact.try_best_moves_game(&v, scoring).unwrap();
+                let (best, best_moves, _) = exact.best_moves(&v).unwrap();
                 assert_eq!(best, expected);
                 let mut tied: Vec<_> = moves
                     .iter()
@@ -370,7 +373,7 @@ fn every_rule_set_agrees_with_the_literal_rules() {
                     .collect();
                 tied.sort();
                 assert_eq!(best_moves, tied);
-                let sign = wld.try_solve_game(&v, scoring).unwrap().score;
+                let sign = wld.solve(&v).unwrap().score;
                 assert_eq!(sign, expected.signum());
                 checked += 1;
             }
@@ -384,29 +387,27 @@ fn every_rule_set_agrees_with_the_literal_rules() {
 /// the rules cannot differ (raw = official on a game that fills the board).
 #[test]
 fn deep_rule_sets_agree_across_threads() {
-    use crate::board::rules::{Rules, Scoring, VariantPosition};
+    use crate::board::rules::{Rules, Scoring};
     let mut rng = Rng(33);
     let mut one = solver(1, 16);
     let mut two = solver(2, 16);
     for i in 0..6 {
         let p = random_position(&mut rng, 14 + i % 3);
         for rules in [Rules::Othello, Rules::Reversi] {
-            let v = VariantPosition::new(p, None, rules).unwrap();
+            let ruled = p.with_rules(rules, None).unwrap();
             for scoring in [Scoring::Official, Scoring::Raw] {
-                let a = one.try_solve_game(&v, scoring).unwrap();
-                let b = two.try_solve_game(&v, scoring).unwrap();
+                let v = ruled.with_scoring(scoring);
+                let a = one.solve(&v).unwrap();
+                let b = two.solve(&v).unwrap();
                 assert_eq!(a.score, b.score, "{rules:?} {scoring:?} {p:?}");
                 let end = a.end().expect("a legal PV");
                 let sign = if end.to_move == v.to_move { 1 } else { -1 };
-                assert_eq!(sign * scoring.score(&end.game.board), a.score);
+                assert_eq!(sign * scoring.score(&end.board), a.score);
             }
         }
         let othello = one.solve(&p).unwrap().score;
-        let v = VariantPosition::new(p, None, Rules::Othello).unwrap();
-        assert_eq!(
-            one.try_solve_game(&v, Scoring::Official).unwrap().score,
-            othello
-        );
+        let v = p.with_rules(Rules::Othello, None).unwrap();
+        assert_eq!(one.solve(&v).unwrap().score, othello);
     }
 }
 
@@ -460,15 +461,14 @@ fn solve_after_selective_searches_agrees_with_every_moves_score() {
 /// sides and windows all over the range: fail-soft bounds on the right side, exact inside.
 #[test]
 fn reversi_last_empties_agree_with_the_literal_rules_under_every_supply_and_window() {
-    use crate::board::rules::VariantPosition;
     use crate::board::rules::{Official, Raw, ReversiRules, Rules, Scoring, Supplies};
-    fn check<R: GameRules<State = crate::board::rules::Game>>(
-        v: &VariantPosition,
+    fn check<R: GameRules<State = crate::board::rules::GameState>>(
+        v: &Position,
         scoring: Scoring,
         rng: &mut Rng,
         tt: &tt::Tables,
     ) -> usize {
-        let exact = literal::minimax(v, scoring);
+        let exact = literal::minimax(&v.with_scoring(scoring));
         let stop = Cancel::root();
         let mut windows = vec![(-64, 64), (exact - 1, exact + 1), (exact, exact + 1)];
         for _ in 0..4 {
@@ -476,7 +476,7 @@ fn reversi_last_empties_agree_with_the_literal_rules_under_every_supply_and_wind
             windows.push((a, (a + 1 + (rng.next_u64() % 8) as i32).min(65)));
         }
         for &(a, b) in &windows {
-            let v_ = Search::<R>::new(tt, &stop, u32::MAX).search(v.game, a, b);
+            let v_ = Search::<R>::new(tt, &stop, u32::MAX).search(v.state(), a, b);
             if exact <= a {
                 assert!(
                     exact <= v_ && v_ <= a,
@@ -504,7 +504,7 @@ fn reversi_last_empties_agree_with_the_literal_rules_under_every_supply_and_wind
                 black,
                 white: empties - black,
             };
-            let Ok(v) = VariantPosition::new(p, Some(supplies), Rules::Reversi) else {
+            let Ok(v) = p.with_rules(Rules::Reversi, Some(supplies)) else {
                 continue;
             };
             checked += check::<ReversiRules<Official>>(&v, Scoring::Official, &mut rng, &tt);

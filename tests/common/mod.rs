@@ -400,6 +400,7 @@ pub fn solver(threads: usize, hash_mb: usize) -> Solver {
         threads,
         hash_mb,
         wld: false,
+        force: false,
     })
     .expect("the solver builds")
 }
