@@ -1,0 +1,281 @@
+//! Many positions solved on every thread of one run: the library's face over the batch driver
+//! ([`super::batch`]) for callers that hold positions rather than files (a binding, a script).
+//! Small positions are solved side by side, one per thread; deep ones one at a time on all the
+//! threads; results come back in input order, each as soon as it and all before it are done,
+//! through a [`SolveSink`] that can also stop the run. Never prints, never reads files.
+
+use std::convert::Infallible;
+use std::io;
+use std::ops::ControlFlow;
+
+use super::batch::{self, BatchError, Options, Totals, Work};
+use crate::board::Position;
+use crate::search::{Solution, SolveError, Solver, StopHandle, Stopped, TooManyEmpties};
+
+/// One position's answer in a [`solve_all`] run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solved {
+    /// The position's 0-based index in the input.
+    pub index: usize,
+    /// Its solution, or why there is none: refused (too deep without a limit or `force`), or
+    /// stopped by a limit with the bounds it proved. (A stop request ends the run instead.)
+    pub result: Result<Solution, SolveError>,
+}
+
+/// Receives the results of a [`solve_all`] run, always on the thread that called it and in input
+/// order.
+pub trait SolveSink {
+    /// A solver of the run was created; firing `handle` (from any thread) stops the run. The
+    /// default ignores it.
+    fn register(&mut self, handle: StopHandle) {
+        let _ = handle;
+    }
+    /// One position is finished; [`ControlFlow::Break`] stops the run (positions being solved
+    /// are abandoned, none after this one is reported).
+    fn solved(&mut self, solved: Solved) -> ControlFlow<()>;
+}
+
+/// Solves every position of `positions` exactly (each under its own rules and scoring) with the
+/// threads, table size, WLD and limits of `options` (its `strict`, `shard` and `skip` apply as in
+/// any batch run), handing each result to `sink` in input order. Without `force`, a position too
+/// deep to finish without a limit is refused (reported as [`SolveError::Refused`]). The totals
+/// say whether the run was stopped.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use osolve::board::random::{random_position, Rng};
+/// use osolve::drivers::batch::Options;
+/// use osolve::drivers::solve::{solve_all, SolveSink, Solved};
+///
+/// struct Scores(Vec<(usize, i32)>);
+/// impl SolveSink for Scores {
+///     fn solved(&mut self, solved: Solved) -> ControlFlow<()> {
+///         self.0.push((solved.index, solved.result.unwrap().score));
+///         ControlFlow::Continue(())
+///     }
+/// }
+///
+/// let mut rng = Rng(1);
+/// let positions: Vec<_> = (0..4).map(|_| random_position(&mut rng, 10)).collect();
+/// let options = Options { threads: 2, hash_mb: 8, ..Options::default() };
+/// let mut scores = Scores(Vec::new());
+/// let totals = solve_all(positions.clone(), &options, false, &mut scores)?;
+/// assert_eq!(totals.done, 4);
+/// assert_eq!(scores.0.iter().map(|&(i, _)| i).collect::<Vec<_>>(), [0, 1, 2, 3]);
+/// // The same scores as one solver's, one position after the other.
+/// let mut solver = osolve::search::Solver::new(Default::default())?;
+/// for (&(_, score), position) in scores.0.iter().zip(&positions) {
+///     assert_eq!(score, solver.solve(position)?.score);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solve_all<I>(
+    positions: I,
+    options: &Options,
+    force: bool,
+    sink: &mut dyn SolveSink,
+) -> Result<Totals, BatchError>
+where
+    I: IntoIterator<Item = Position>,
+    I::IntoIter: Send + 'static,
+{
+    let items = positions.into_iter().enumerate().map(Ok);
+    let mut adapter = Adapter {
+        sink,
+        handles: Vec::new(),
+        stopped: false,
+    };
+    batch::run(&Solving { force }, items, options, &mut adapter)
+}
+
+/// The batch driver's work: one exact solve per position.
+struct Solving {
+    force: bool,
+}
+
+impl Work for Solving {
+    type Item = (usize, Position);
+    type Output = Solved;
+    type Bad = Infallible;
+
+    fn empties(&self, (_, position): &(usize, Position)) -> u32 {
+        position.board.empties()
+    }
+
+    fn feasible(
+        &self,
+        checker: &mut Solver,
+        (_, position): &(usize, Position),
+    ) -> Result<(), TooManyEmpties> {
+        if self.force {
+            Ok(())
+        } else {
+            checker.check_feasible(position)
+        }
+    }
+
+    fn solve(
+        &self,
+        solver: &mut Solver,
+        &(index, position): &(usize, Position),
+        _: usize,
+    ) -> Result<Solved, Stopped> {
+        match solver.solve(&position) {
+            Err(error) if error.is_interrupted() => Err(Stopped),
+            result => Ok(Solved { index, result }),
+        }
+    }
+}
+
+/// The caller's sink as the batch driver's: stops every solver when it says so.
+struct Adapter<'a> {
+    sink: &'a mut dyn SolveSink,
+    handles: Vec<StopHandle>,
+    /// The sink said stop: nothing more reaches it.
+    stopped: bool,
+}
+
+impl Adapter<'_> {
+    fn hand(&mut self, solved: Solved) {
+        if self.stopped {
+            return;
+        }
+        if self.sink.solved(solved).is_break() {
+            self.stopped = true;
+            for handle in &self.handles {
+                handle.stop();
+            }
+        }
+    }
+}
+
+impl batch::Sink<Solving> for Adapter<'_> {
+    fn register(&mut self, handle: StopHandle) {
+        self.handles.push(handle.clone());
+        self.sink.register(handle);
+    }
+
+    fn resumed(&mut self, _: &(usize, Position)) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn done(&mut self, solved: Solved) -> io::Result<()> {
+        self.hand(solved);
+        Ok(())
+    }
+
+    fn bad(&mut self, bad: Infallible) -> io::Result<()> {
+        match bad {}
+    }
+
+    fn refused(&mut self, (index, _): (usize, Position), reason: TooManyEmpties) -> io::Result<()> {
+        self.hand(Solved {
+            index,
+            result: Err(SolveError::Refused(reason)),
+        });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::random::{random_position, Rng};
+    use crate::board::rules::{Rules, Scoring};
+    use crate::search::{Limits, StopReason};
+
+    struct Collect {
+        results: Vec<Solved>,
+        stop_after: usize,
+    }
+
+    impl SolveSink for Collect {
+        fn solved(&mut self, solved: Solved) -> ControlFlow<()> {
+            self.results.push(solved);
+            if self.results.len() >= self.stop_after {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        }
+    }
+
+    fn collect(
+        positions: Vec<Position>,
+        options: &Options,
+        stop_after: usize,
+    ) -> (Vec<Solved>, Totals) {
+        let mut sink = Collect {
+            results: Vec::new(),
+            stop_after,
+        };
+        let totals = solve_all(positions, options, false, &mut sink).unwrap();
+        (sink.results, totals)
+    }
+
+    #[test]
+    fn every_rule_set_refusals_and_limits_come_back_in_order() {
+        let mut rng = Rng(9);
+        let small = random_position(&mut rng, 12);
+        let reversi = small
+            .with_rules(Rules::Reversi, None)
+            .unwrap()
+            .with_scoring(Scoring::Raw);
+        let deep = Position::start();
+        let positions = vec![small, deep, reversi];
+        let options = Options {
+            threads: 2,
+            hash_mb: 8,
+            ..Options::default()
+        };
+        let (results, totals) = collect(positions, &options, usize::MAX);
+        assert_eq!(
+            (totals.done, totals.refused, totals.interrupted),
+            (2, 1, false)
+        );
+        let indices: Vec<usize> = results.iter().map(|s| s.index).collect();
+        assert_eq!(indices, [0, 1, 2]);
+        let mut solver = Solver::new(crate::search::SolveOptions {
+            threads: 1,
+            hash_mb: 8,
+            ..Default::default()
+        })
+        .unwrap();
+        let mut score = |p: &Position| solver.solve(p).unwrap().score;
+        assert_eq!(results[0].result.as_ref().unwrap().score, score(&small));
+        assert_eq!(
+            results[1].result,
+            Err(SolveError::Refused(TooManyEmpties { empties: 60 }))
+        );
+        assert_eq!(results[2].result.as_ref().unwrap().score, score(&reversi));
+        // With a node limit the deep position is not refused but stopped, with its bounds.
+        let limited = Options {
+            limits: Limits {
+                nodes: Some(10_000),
+                ..Limits::NONE
+            },
+            ..options
+        };
+        let (results, _) = collect(vec![deep], &limited, usize::MAX);
+        match &results[0].result {
+            Err(SolveError::Unfinished(unfinished)) => {
+                assert_eq!(unfinished.bounds.reason, StopReason::NodeLimit);
+            }
+            other => panic!("expected a stopped search, found {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_sink_stops_the_run() {
+        let mut rng = Rng(4);
+        let positions: Vec<Position> = (0..40).map(|_| random_position(&mut rng, 8)).collect();
+        let options = Options {
+            threads: 1,
+            hash_mb: 4,
+            ..Options::default()
+        };
+        let (results, totals) = collect(positions, &options, 3);
+        assert_eq!(results.len(), 3);
+        assert!(totals.interrupted);
+    }
+}
