@@ -6,8 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use osolve::board::rules::{Rules, Scoring};
-use osolve::drivers::analyze::game_of;
+use osolve::board::rules::Variant;
 use osolve::games::{open_games, Game as LibGame, GameItems};
 use osolve::notation::{open_path, DynRead, PositionReader as LibReader};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError};
@@ -53,8 +52,6 @@ impl Record {
 #[pyclass(module = "osolve")]
 pub struct PositionReader {
     reader: Mutex<LibReader<DynRead>>,
-    rules: Rules,
-    scoring: Scoring,
     skip_errors: bool,
 }
 
@@ -71,10 +68,8 @@ impl PositionReader {
                 None => return Ok(None),
                 Some(item) => item,
             };
-            let parsed =
-                item.and_then(|parsed| game_of(&parsed, self.rules).map(|game| (parsed, game)));
-            match parsed {
-                Ok((parsed, game)) => {
+            match item {
+                Ok(parsed) => {
                     let expected = PyDict::new(py);
                     for &(mv, score) in &parsed.expected {
                         expected.set_item(move_name(mv), score)?;
@@ -83,8 +78,7 @@ impl PositionReader {
                         file: parsed.source.name.to_string(),
                         line: parsed.source.line,
                         position: Position {
-                            game,
-                            scoring: self.scoring,
+                            game: parsed.position,
                         },
                         expected: expected.unbind(),
                     }));
@@ -113,9 +107,7 @@ pub fn read_positions(
     exists(&path)?;
     let reader = open_path(&path).map_err(|e| parse_error(py, &e))?;
     Ok(PositionReader {
-        reader: Mutex::new(reader.with_rules(rules)),
-        rules,
-        scoring,
+        reader: Mutex::new(reader.with_variant(Variant { rules, scoring })),
         skip_errors,
     })
 }

@@ -6,9 +6,8 @@
 use std::str::FromStr;
 
 use numpy::{PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods};
-use osolve::board::rules::{Rules, Scoring, Supplies, VariantPosition};
+use osolve::board::rules::{Rules, Scoring, Supplies, Variant};
 use osolve::board::{Board, Color, Position as LibPosition, Square};
-use osolve::drivers::analyze::game_of;
 use osolve::notation::{
     format_board, format_board_with_supplies, parse_text_with, ParseErrorKind, Source,
 };
@@ -57,30 +56,37 @@ fn color_of(name: &str) -> PyResult<Color> {
 #[pyclass(module = "osolve", frozen, eq, hash)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// The board, the side to move, the rules and the discs left.
-    pub game: VariantPosition,
-    /// How a finished game is scored.
-    pub scoring: Scoring,
+    /// The board, the side to move, the rules, the scoring and the discs left.
+    pub game: LibPosition,
 }
 
 impl Position {
     /// A standard (Othello rules, official scoring) position.
     pub fn standard(position: LibPosition) -> Position {
-        Position {
-            game: VariantPosition::new(position, None, Rules::Othello)
-                .expect("every board is an Othello position"),
-            scoring: Scoring::Official,
-        }
+        Position { game: position }
     }
 
     /// The board and the side to move.
     pub fn plain(&self) -> LibPosition {
-        self.game.position()
+        self.game
+    }
+
+    /// How a finished game is scored.
+    pub fn scoring_rule(&self) -> Scoring {
+        self.game.scoring()
+    }
+
+    /// The discs left to each side (derived from the board under Othello rules, where they
+    /// never matter).
+    pub fn discs_left(&self) -> Supplies {
+        self.game
+            .supplies()
+            .unwrap_or_else(|| Supplies::derived(&self.game))
     }
 
     /// The empty squares.
     pub fn empties(&self) -> u32 {
-        self.game.game.board.empties()
+        self.game.board.empties()
     }
 
     /// A position from the side to move's and the other side's discs, checked as the reader
@@ -102,9 +108,13 @@ impl Position {
         if rules == Rules::Othello && board.empties() == 64 {
             return Err(ParseErrorKind::NoDiscs.to_string());
         }
-        let position = LibPosition { board, to_move };
-        let game = VariantPosition::new(position, supplies, rules).map_err(|e| e.to_string())?;
-        Ok(Position { game, scoring })
+        let mut position = LibPosition::start();
+        position.board = board;
+        position.to_move = to_move;
+        let game = position
+            .with_variant(Variant { rules, scoring }, supplies)
+            .map_err(|e| e.to_string())?;
+        Ok(Position { game })
     }
 
     /// The move `text` names in this position: `Some(square)` or `None` for a pass.
@@ -130,10 +140,11 @@ impl Position {
     fn new(py: Python<'_>, text: &str, rules: &str, scoring: &str) -> PyResult<Position> {
         let rules = rules_of(rules)?;
         let scoring = scoring_of(scoring)?;
-        let parsed =
-            parse_text_with(text, Source::inline(), rules).map_err(|e| parse_error(py, &e))?;
-        let game = game_of(&parsed, rules).map_err(|e| parse_error(py, &e))?;
-        Ok(Position { game, scoring })
+        let parsed = parse_text_with(text, Source::inline(), Variant { rules, scoring })
+            .map_err(|e| parse_error(py, &e))?;
+        Ok(Position {
+            game: parsed.position,
+        })
     }
 
     /// The start of a game: the four centre discs (Othello) or the empty board (Reversi).
@@ -141,8 +152,7 @@ impl Position {
     #[pyo3(signature = (*, rules = "othello", scoring = "official"))]
     fn start(rules: &str, scoring: &str) -> PyResult<Position> {
         Ok(Position {
-            game: VariantPosition::start(rules_of(rules)?),
-            scoring: scoring_of(scoring)?,
+            game: LibPosition::start_of(rules_of(rules)?).with_scoring(scoring_of(scoring)?),
         })
     }
 
@@ -250,13 +260,13 @@ impl Position {
     /// The side to move's discs as a bitboard.
     #[getter]
     fn player(&self) -> u64 {
-        self.game.game.board.player
+        self.game.board.player
     }
 
     /// The other side's discs as a bitboard.
     #[getter]
     fn opponent(&self) -> u64 {
-        self.game.game.board.opponent
+        self.game.board.opponent
     }
 
     /// Black's discs as a bitboard.
@@ -293,13 +303,13 @@ impl Position {
     /// ``"official"`` or ``"raw"``.
     #[getter]
     fn scoring(&self) -> &'static str {
-        self.scoring.name()
+        self.scoring_rule().name()
     }
 
     /// The discs left to (black, white); they matter under Reversi rules only.
     #[getter]
     fn supplies(&self) -> (u8, u8) {
-        let supplies = self.game.supplies();
+        let supplies = self.discs_left();
         (supplies.black, supplies.white)
     }
 
@@ -329,7 +339,7 @@ impl Position {
     fn final_score(&self) -> Option<i32> {
         self.game
             .is_over()
-            .then(|| self.scoring.score(&self.game.game.board))
+            .then(|| self.scoring_rule().score(&self.game.board))
     }
 
     /// The position after `move` (``"f5"``, any case; ``"pass"`` when the side to move must
@@ -340,7 +350,6 @@ impl Position {
         match self.parse_move(r#move)? {
             None if self.must_pass() => Ok(Position {
                 game: self.game.pass(),
-                scoring: self.scoring,
             }),
             None => Err(IllegalMoveError::new_err(if self.game.is_over() {
                 "cannot pass: the game is over".to_string()
@@ -348,12 +357,9 @@ impl Position {
                 format!("cannot pass: {side} has a legal move")
             })),
             Some(square) => match self.game.play(square) {
-                Some(game) => Ok(Position {
-                    game,
-                    scoring: self.scoring,
-                }),
+                Some(game) => Ok(Position { game }),
                 None => {
-                    let why = if self.game.game.board.empty() & square.bit() == 0 {
+                    let why = if self.game.board.empty() & square.bit() == 0 {
                         "the square is taken"
                     } else {
                         "it flips nothing"
@@ -370,7 +376,7 @@ impl Position {
     /// the side to move; under Reversi rules then the discs left to black and white).
     fn __str__(&self) -> String {
         if self.game.rules() == Rules::Reversi {
-            format_board_with_supplies(&self.plain(), self.game.supplies())
+            format_board_with_supplies(&self.plain(), self.discs_left())
         } else {
             format_board(&self.plain())
         }
@@ -381,8 +387,8 @@ impl Position {
         if self.game.rules() != Rules::Othello {
             text.push_str(&format!(", rules='{}'", self.game.rules().name()));
         }
-        if self.scoring != Scoring::Official {
-            text.push_str(&format!(", scoring='{}'", self.scoring.name()));
+        if self.scoring_rule() != Scoring::Official {
+            text.push_str(&format!(", scoring='{}'", self.scoring_rule().name()));
         }
         text.push(')');
         text

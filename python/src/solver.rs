@@ -17,8 +17,8 @@ use osolve::board::rules::Scoring;
 use osolve::board::{Color, Square};
 use osolve::drivers::batch::PARALLEL_MAX_EMPTIES;
 use osolve::search::{
-    BestMove, Limits, MoveScore, SolveOptions, Solver as LibSolver, StopReason, Unfinished,
-    VariantSolution, FEASIBLE_EMPTIES,
+    BestMove, Limits, MoveScore, Solution as LibSolution, SolveError, SolveOptions,
+    Solver as LibSolver, StopReason, Unfinished, FEASIBLE_EMPTIES,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -46,7 +46,15 @@ pub const MOVE_NONE: i8 = -2;
 pub const SCORE_UNFINISHED: i8 = -128;
 
 /// The result of one search.
-type Outcome = Result<VariantSolution, Unfinished>;
+type Outcome = Result<LibSolution, Unfinished>;
+
+/// What a stopped search proved: the library's solvers here are forced (the refusal is
+/// `Solver::check`'s), so every error is a stop.
+fn stopped(error: SolveError) -> Unfinished {
+    error
+        .unfinished()
+        .expect("the solvers are forced: they never refuse")
+}
 
 /// The solvers of one `osolve.Solver`: one using every thread for one position at a time, and
 /// (made at the first `solve_many` that needs them) one single-threaded solver per thread for
@@ -67,6 +75,7 @@ impl Engine {
                     threads: 1,
                     hash_mb: (self.hash_mb / self.threads).max(1),
                     wld: self.wld,
+                    force: true,
                 })
                 .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
                 self.workers.push(solver);
@@ -183,7 +192,7 @@ impl Solver {
         }
         engine
             .big
-            .check_feasible_game(&position.game, position.scoring)
+            .check_feasible(&position.game)
             .map_err(|refusal| too_many_empties(py, &refusal))
     }
 }
@@ -200,6 +209,7 @@ impl Solver {
             threads,
             hash_mb,
             wld,
+            force: true,
         })
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         let threads = big.threads();
@@ -260,9 +270,9 @@ impl Solver {
         let engine = &mut *engine;
         Solver::check(py, engine, position, limits, force)?;
         engine.big.set_limits(limits);
-        let (game, scoring) = (position.game, position.scoring);
+        let game = position.game;
         let outcome = watched(py, &mut engine.big, position.empties(), move |solver| {
-            solver.try_solve_game(&game, scoring)
+            solver.solve(&game).map_err(stopped)
         });
         engine.big.set_limits(Limits::NONE);
         Ok(Solution::of(position, outcome?, engine.wld, engine.threads))
@@ -285,9 +295,9 @@ impl Solver {
         let engine = &mut *engine;
         Solver::check(py, engine, position, limits, force)?;
         engine.big.set_limits(limits);
-        let (game, scoring) = (position.game, position.scoring);
+        let game = position.game;
         let outcome = watched(py, &mut engine.big, position.empties(), move |solver| {
-            solver.try_score_moves_game(&game, scoring)
+            solver.score_moves(&game).map_err(stopped)
         });
         engine.big.set_limits(Limits::NONE);
         match outcome? {
@@ -313,9 +323,9 @@ impl Solver {
         let engine = &mut *engine;
         Solver::check(py, engine, position, limits, force)?;
         engine.big.set_limits(limits);
-        let (game, scoring) = (position.game, position.scoring);
+        let game = position.game;
         let outcome = watched(py, &mut engine.big, position.empties(), move |solver| {
-            solver.try_best_moves_game(&game, scoring)
+            solver.best_moves(&game).map_err(stopped)
         });
         engine.big.set_limits(Limits::NONE);
         match outcome? {
@@ -356,9 +366,9 @@ impl Solver {
             .and_then(|()| {
                 engine.big.set_limits(limits);
                 for &i in &big {
-                    let (game, scoring) = (items[i].game, items[i].scoring);
+                    let game = items[i].game;
                     let outcome = watched(py, &mut engine.big, items[i].empties(), move |s| {
-                        s.try_solve_game(&game, scoring)
+                        s.solve(&game).map_err(stopped)
                     })?;
                     rows[i] = Row::of(&outcome);
                     reporter.step(py, 1, true)?;
@@ -464,7 +474,7 @@ fn solve_parallel(
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&i) = indices.get(k) else { break };
-                    let outcome = worker.try_solve_game(&items[i].game, items[i].scoring);
+                    let outcome = worker.solve(&items[i].game).map_err(stopped);
                     if matches!(&outcome, Err(u) if u.bounds.reason == StopReason::Interrupted) {
                         break;
                     }
@@ -753,8 +763,8 @@ impl Solution {
             Ok(solution) => {
                 // As the CLI reports them: under official scoring the empty squares go to the
                 // winner, under raw scoring the discs on the board.
-                let final_discs = match solution.scoring {
-                    Scoring::Official => solution.to_solution().final_discs(),
+                let final_discs = match solution.position.scoring() {
+                    Scoring::Official => solution.final_discs(),
                     Scoring::Raw => solution.final_count().map(|c| (c.black, c.white)),
                 };
                 Solution {
