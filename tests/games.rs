@@ -609,3 +609,46 @@ fn text_and_csv_outputs_resume_after_a_cut_record() {
         text(&output.stderr)
     );
 }
+
+#[test]
+fn binary_data_is_no_wthor_file_for_solve_nor_for_games() {
+    // Pseudo-random bytes with a NUL, as long as a WThor file of 100 games could be.
+    let dir = std::env::temp_dir().join(format!("osolve-binary-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("random.bin");
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut bytes: Vec<u8> = (0..16 + 100 * 68)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 32) as u8
+        })
+        .collect();
+    bytes[100] = 0;
+    fs::write(&path, &bytes).unwrap();
+    let file = path.to_str().unwrap();
+    let solve = Command::cargo_bin("osolve")
+        .unwrap()
+        .args(["solve", file])
+        .output()
+        .unwrap();
+    assert_eq!(solve.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&solve.stderr),
+        format!("osolve: cannot read {file}: expected a file of positions (UTF-8 text), found binary data\n")
+    );
+    let games = Command::cargo_bin("osolve")
+        .unwrap()
+        .args(["games", file, "--empties", "10"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&games.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{file}: expected a games file (WThor, GGF or move transcripts), found binary data that is none of them"
+        )),
+        "{stderr}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

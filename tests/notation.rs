@@ -454,3 +454,97 @@ proptest! {
         let _ = parse_position(&format!("{cells}{tail}"));
     }
 }
+
+/// Runs `osolve ARGS` with `stdin` as standard input; its standard output, after checking it
+/// succeeded.
+fn osolve_output(args: &[&str], stdin: &str) -> String {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("osolve"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("osolve starts");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin written");
+    let output = child.wait_with_output().expect("osolve ends");
+    assert!(
+        output.status.success(),
+        "osolve {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+/// Positions whose diagrams are printed and read back: the start, FFO #18 (white to move),
+/// FFO #40 (20 empties), one where white must pass and a finished game (which the diagram
+/// shows as `game over`, read back with black to move).
+fn printed_positions() -> Vec<Position> {
+    let must_pass = format!("{}OO- O", "X".repeat(61));
+    let over = format!("{}OO X", "X".repeat(62));
+    let positions: Vec<Position> = [START, FFO[3], FFO[4], &must_pass, &over]
+        .iter()
+        .map(|text| parse_position(text).unwrap().position)
+        .collect();
+    assert_eq!(positions[1].to_move, Color::White);
+    assert!(positions[3].board.moves() == 0 && !positions[3].board.is_game_over());
+    assert!(positions[4].board.is_game_over());
+    positions
+}
+
+/// The position a printed diagram reads back as, with `-p`'s parser.
+fn read_back(printed: &str) -> Position {
+    match parse_position(printed.trim_end()) {
+        Ok(parsed) => parsed.position,
+        Err(e) => panic!("{e}\n{printed}"),
+    }
+}
+
+#[test]
+fn printed_diagrams_read_back_as_the_same_position() {
+    for position in printed_positions() {
+        let board = format_board(&position);
+        let mut forms = vec![("show", osolve_output(&["show", "-p", &board], ""))];
+        if position.board.empties() <= 20 && !position.board.is_game_over() {
+            for flag in ["--analyze", "--solve"] {
+                forms.push((flag, osolve_output(&["show", "-p", &board, flag], "")));
+            }
+        }
+        let session = format!("osolve-position {board}\nshowboard\nquit\n");
+        let gtp = osolve_output(&["gtp"], &session);
+        // The answer to `showboard`: from its `=` to the blank line that ends it.
+        let answer = gtp.split("\n\n").nth(1).expect("a showboard answer");
+        forms.push(("showboard", answer.to_string()));
+        for (form, printed) in forms {
+            let back = read_back(&printed);
+            assert_eq!(back.board, position.board, "{form}:\n{printed}");
+            if !position.board.is_game_over() {
+                assert_eq!(back, position, "{form}:\n{printed}");
+            } else {
+                assert_eq!(back.to_move, Color::Black, "{form}:\n{printed}");
+                assert_eq!(
+                    (back.black(), back.white()),
+                    (position.black(), position.white()),
+                    "{form}:\n{printed}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_printed_diagram_is_a_position_for_every_command() {
+    // `show`'s whole output, source line and counts line included, solved with `-p`.
+    let printed = osolve_output(&["show", "-p", FFO[4], "--analyze"], "");
+    let solved = osolve_output(
+        &["solve", "-q", "--threads", "1", "-p", printed.trim_end()],
+        "",
+    );
+    assert!(solved.contains("score +38"), "{solved}");
+}

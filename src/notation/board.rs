@@ -74,10 +74,11 @@ pub(super) fn split_supplies(
 /// The colour a cell character stands for: `Some(None)` for empty, `None` for no cell.
 fn cell(c: char) -> Option<Option<Color>> {
     match c {
-        'X' | 'x' | '*' | 'B' | 'b' => Some(Some(Color::Black)),
-        'O' | 'o' | 'W' | 'w' => Some(Some(Color::White)),
+        // `●` `○` `·`: the terminal diagram's discs and empty squares.
+        'X' | 'x' | '*' | 'B' | 'b' | '●' => Some(Some(Color::Black)),
+        'O' | 'o' | 'W' | 'w' | '○' => Some(Some(Color::White)),
         // `+` marks a legal move in diagrams: the square is empty.
-        '-' | '.' | '_' | '+' => Some(None),
+        '-' | '.' | '_' | '+' | '·' => Some(None),
         _ => None,
     }
 }

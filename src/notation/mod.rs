@@ -7,7 +7,8 @@
 //! side (`<64 cells> X 5 7`), and positions the rules cannot reach are errors. This module never
 //! solves and never prints.
 //!
-//! Its files: [`board`] (board strings and diagrams, the discs left after the side), [`obf`]
+//! Its files: [`board`] (board strings and diagrams, the discs left after the side), `diagram`
+//! (the diagrams osolve prints, made plain for the board reader), [`obf`]
 //! (annotations and OBF lines), [`transcript`] (move transcripts: the one reader of them, which
 //! `games` uses too), [`lines`] (the bounded line reader every line-oriented input uses),
 //! [`reader`] (files of positions), [`parse`] (one position from text, [`Parsed`]),
@@ -16,6 +17,7 @@
 //! expected).
 
 pub mod board;
+mod diagram;
 pub mod error;
 pub mod lines;
 pub mod obf;

@@ -2,6 +2,7 @@
 //! by their first characters, into a [`Parsed`] with its annotations and source.
 
 use super::board::{parse_board, split_supplies};
+use super::diagram;
 use super::error::{Locator, ParseError, ParseErrorKind};
 use super::obf::{annotations, comment_search_depth, format_obf, search_depth_comment, Expected};
 use super::source::Source;
@@ -59,6 +60,9 @@ pub fn parse_text(text: &str, source: Source) -> Result<Parsed, ParseError> {
 /// (see [`Position::with_rules`]) is an error.
 pub fn parse_text_with(text: &str, source: Source, variant: Variant) -> Result<Parsed, ParseError> {
     let rules = variant.rules;
+    // The diagrams osolve prints (colour codes, counts line, scores on squares) made plain.
+    let plain = diagram::plain(text);
+    let text: &str = &plain;
     // `%` (Edax's comment mark) or `#` ends the text: neither is part of any notation.
     let comment_at = text.find(['%', '#']).unwrap_or(text.len());
     let search_depth = text[comment_at..]

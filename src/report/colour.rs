@@ -50,11 +50,12 @@ fn disc_fg(color: Color) -> &'static str {
 
 /// The text and colour of one square, `width` characters wide (right-aligned).
 fn cell(picture: &Picture, square: Square, style: TermStyle) -> (String, String) {
-    let (black, white, empty) = match (style.unicode, style.colour) {
-        // In colour both discs are solid; the colour tells them apart.
-        (true, true) => ('●', '●', '·'),
-        (true, false) => ('●', '○', '·'),
-        (false, _) => ('X', 'O', '-'),
+    // White is `○` in colour too: a diagram copied from the terminal loses its colours and
+    // must still read back as the same position.
+    let (black, white, empty) = if style.unicode {
+        ('●', '○', '·')
+    } else {
+        ('X', 'O', '-')
     };
     match picture.mark(square) {
         SquareMark::Disc(Color::Black) => (black.to_string(), BLACK_FG.to_string()),
@@ -125,6 +126,37 @@ mod tests {
     use crate::report::picture::Marks;
     use crate::search::MoveScore;
     use std::ffi::OsStr;
+
+    #[test]
+    fn terminal_diagrams_read_back_as_the_same_position() {
+        let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+        for text in [ffo40, &ffo40.replace(" X", " O")] {
+            let parsed = crate::notation::parse_position(text).unwrap();
+            let position = VariantPosition::new(parsed.position, None, Rules::Othello).unwrap();
+            let scores = vec![MoveScore {
+                mv: Some("a2".parse().unwrap()),
+                score: 38,
+            }];
+            let line = Marks::Line {
+                pv: vec![
+                    Some("a2".parse().unwrap()),
+                    None,
+                    Some("b1".parse().unwrap()),
+                ],
+                score: 38,
+                wld: false,
+            };
+            for marks in [Marks::Legal, Marks::Scores(scores), line] {
+                for (unicode, colour) in [(true, true), (true, false), (false, false)] {
+                    let picture = Picture::new(&position, marks.clone(), "");
+                    let printed = diagram(&picture, TermStyle { unicode, colour });
+                    let back = crate::notation::parse_position(&format!("<position>:1\n{printed}"))
+                        .unwrap_or_else(|e| panic!("{e}\n{printed}"));
+                    assert_eq!(back.position, parsed.position, "{printed}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn plain_diagrams_match_the_solve_diagram() {
