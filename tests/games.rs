@@ -628,7 +628,7 @@ fn binary_data_is_no_wthor_file_for_solve_nor_for_games() {
     bytes[100] = 0;
     fs::write(&path, &bytes).unwrap();
     let file = path.to_str().unwrap();
-    let solve = Command::cargo_bin("osolve")
+    let solve = assert_cmd::Command::cargo_bin("osolve")
         .unwrap()
         .args(["solve", file])
         .output()
@@ -638,7 +638,7 @@ fn binary_data_is_no_wthor_file_for_solve_nor_for_games() {
         String::from_utf8_lossy(&solve.stderr),
         format!("osolve: cannot read {file}: expected a file of positions (UTF-8 text), found binary data\n")
     );
-    let games = Command::cargo_bin("osolve")
+    let games = assert_cmd::Command::cargo_bin("osolve")
         .unwrap()
         .args(["games", file, "--empties", "10"])
         .output()
