@@ -132,7 +132,7 @@ mod tests {
         let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
         for text in [ffo40, &ffo40.replace(" X", " O")] {
             let parsed = crate::notation::parse_position(text).unwrap();
-            let position = VariantPosition::new(parsed.position, None, Rules::Othello).unwrap();
+            let position = parsed.position;
             let scores = vec![MoveScore {
                 mv: Some("a2".parse().unwrap()),
                 score: 38,
