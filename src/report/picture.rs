@@ -8,7 +8,7 @@ use crate::board::rules::Supplies;
 use crate::board::{Color, Position, Square};
 use crate::search::MoveScore;
 
-use super::solve::move_name;
+use super::terms::move_name;
 
 /// The marks on the empty squares.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +78,7 @@ impl Picture {
             position: *position,
             legal: position.moves(),
             over: position.is_over(),
-            supplies: super::solve::discs_left(position),
+            supplies: position.supplies(),
             marks,
             title: title.into(),
         }
@@ -183,7 +183,7 @@ impl Picture {
             Marks::Line { pv, score, wld } => {
                 let moves: Vec<String> = pv.iter().map(|&mv| move_name(mv)).collect();
                 let value = if *wld {
-                    super::solve::Outcome::of(*score).name().to_string()
+                    super::terms::Outcome::of(*score).name().to_string()
                 } else {
                     format!("{score:+}")
                 };

@@ -14,44 +14,11 @@ use super::picture::{Marks, Picture};
 use super::unfinished::{human_stopped, json_stopped, quiet_stopped, StoppedSolve};
 use super::{diagram, work_text};
 use crate::board::rules::Supplies;
-use crate::board::{Color, Position, Square};
+use crate::board::{Color, Position};
 use crate::notation::{format_board, Source};
 use crate::search::{BestMove, FinalCount, Solution};
 
-/// How a pass is written in moves and principal variations.
-pub const PASS: &str = "--";
-
-/// Win, draw or loss for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// The side to move wins.
-    Win,
-    /// Neither side wins.
-    Draw,
-    /// The side to move loses.
-    Loss,
-}
-
-impl Outcome {
-    /// The outcome of a score (or WLD sign) for the side to move.
-    pub fn of(score: i32) -> Outcome {
-        match score.signum() {
-            1 => Outcome::Win,
-            0 => Outcome::Draw,
-            _ => Outcome::Loss,
-        }
-    }
-
-    /// "win", "draw" or "loss".
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Win => "win",
-            Outcome::Draw => "draw",
-            Outcome::Loss => "loss",
-        }
-    }
-}
+pub use super::terms::{move_name, Outcome, PASS};
 
 /// Disc counts at the end of perfect play: empty squares given to the winner under Othello
 /// rules with official scoring; under the other rule sets the discs actually on the board and
@@ -198,11 +165,6 @@ pub fn rules_line(position: &Position) -> String {
     )
 }
 
-/// A move as reports write it: `a2`, or `--` for a pass.
-pub fn move_name(mv: Option<Square>) -> String {
-    mv.map_or_else(|| PASS.to_string(), |square| square.to_string())
-}
-
 /// The best move as reports write it: `a2`, `--` for a forced pass, `None` when the game is over.
 pub fn best_move_name(best: BestMove) -> Option<String> {
     match best {
@@ -320,6 +282,7 @@ pub fn json_report(source: &Source, solution: &Solution) -> String {
 mod tests {
     use super::*;
     use crate::board::rules::{Rules, Scoring};
+    use crate::board::Square;
     use std::time::Duration;
 
     const PLAIN: TermStyle = TermStyle {

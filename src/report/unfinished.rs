@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::solve::move_name;
+use super::terms::move_name;
 use super::{diagram, work_text};
 use crate::board::{Color, Position};
 use crate::drivers::bench::nps;
