@@ -341,14 +341,15 @@ impl Solver {
     /// use osolve::notation::parse_position;
     /// use osolve::search::{SolveOptions, Solver};
     ///
-    /// // 12 empties, black to move.
+    /// // 14 empties, black to move.
     /// let position: Position =
     ///     parse_position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")?.position;
     /// let options = SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() };
     /// let mut solver = Solver::new(options)?;
     /// let solution = solver.solve(&position)?;
     /// assert_eq!(solution.score, 18);
-    /// assert_eq!(solution.pv.len(), 12);
+    /// // Perfect play fills the 14 empties.
+    /// assert_eq!(solution.pv.iter().flatten().count(), 14);
     /// assert_eq!(solution.final_discs(), Some((41, 23)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
