@@ -55,6 +55,7 @@ fn solves(c: &mut Criterion) {
             hash_mb: SOLVE_HASH_MB,
             wld: false,
             force: false,
+            progress: None,
         })
         .expect("one search thread");
         let first = solver.solve(&position).expect("nothing stops the solver");

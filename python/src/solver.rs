@@ -76,6 +76,7 @@ impl Engine {
                     hash_mb: (self.hash_mb / self.threads).max(1),
                     wld: self.wld,
                     force: true,
+                    progress: None,
                 })
                 .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
                 self.workers.push(solver);
@@ -210,6 +211,7 @@ impl Solver {
             hash_mb,
             wld,
             force: true,
+            progress: None,
         })
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         let threads = big.threads();

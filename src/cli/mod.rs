@@ -108,6 +108,7 @@ impl SearchArgs {
             hash_mb: self.hash_mb as usize,
             wld,
             force: false,
+            progress: None,
         }
     }
 }

@@ -633,6 +633,7 @@ d3c5c6e3b5b7f2c3c7b6a6a7b3c8f6c4a8a2f3b8b4a3a4a5b2d7d6c1d8f5g6g3c2e1e2f4g2f1g5e7
             hash_mb: 4,
             wld: false,
             force: true,
+            progress: None,
         })
         .unwrap();
         let full = analyze_position(&mut solver, &parsed, 0, &AnalyzeOptions::default()).unwrap();
@@ -649,6 +650,7 @@ d3c5c6e3b5b7f2c3c7b6a6a7b3c8f6c4a8a2f3b8b4a3a4a5b2d7d6c1d8f5g6g3c2e1e2f4g2f1g5e7
             hash_mb: 4,
             wld: true,
             force: true,
+            progress: None,
         })
         .unwrap();
         let wld_options = AnalyzeOptions {

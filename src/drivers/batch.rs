@@ -280,6 +280,7 @@ where
             hash_mb: hash_mb.max(1),
             wld: options.wld,
             force: true,
+            progress: None,
         })?;
         solver.set_limits(options.limits);
         Ok::<Solver, SearchError>(solver)

@@ -482,6 +482,7 @@ mod tests {
             hash_mb: 4,
             wld: false,
             force: false,
+            progress: None,
         })
         .unwrap();
         let mut starts = 0;
@@ -524,6 +525,7 @@ mod tests {
             hash_mb: 4,
             wld: false,
             force: false,
+            progress: None,
         })
         .unwrap();
         solver.stop_handle().stop();

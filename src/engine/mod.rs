@@ -673,6 +673,7 @@ fn solver_options(options: &EngineOptions) -> SolveOptions {
         hash_mb: options.hash_mb,
         wld: false,
         force: false,
+        progress: None,
     }
 }
 
@@ -750,6 +751,7 @@ mod tests {
             hash_mb: 8,
             wld: false,
             force: false,
+            progress: None,
         })
         .unwrap();
         let (score, best, _) = solver.best_moves(&position).unwrap();
@@ -829,6 +831,7 @@ mod tests {
             hash_mb: 8,
             wld: true,
             force: false,
+            progress: None,
         })
         .unwrap();
         let (scores, _) = solver.score_moves(&position).unwrap();

@@ -224,6 +224,7 @@ fn label(
                     // The run refuses positions too deep for their labels before they come
                     // here.
                     force: true,
+                    progress: None,
                 })?;
                 (control.register)(solver.stop_handle());
                 *slot = Some(solver);

@@ -775,6 +775,7 @@ mod tests {
             hash_mb: 4,
             wld: false,
             force: false,
+            progress: None,
         })
         .unwrap();
         let options = GamesOptions {

@@ -14,6 +14,7 @@ pub mod chart;
 pub mod colour;
 pub mod games;
 pub mod learn;
+pub mod live;
 pub mod picture;
 pub mod players;
 pub mod solve;

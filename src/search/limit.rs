@@ -4,8 +4,10 @@
 //! or terminals.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::progress::Reporter;
 use super::result::StopReason;
 
 /// Nodes a thread searches between two charges of the budget (and two looks at the clock).
@@ -40,13 +42,25 @@ impl Limits {
 }
 
 /// The shared budget of one search: nodes charged so far by every thread, the node limit, the
-/// deadline, and which limit (if any) was hit first.
-#[derive(Debug)]
+/// deadline, which limit (if any) was hit first, and the progress events the charges send.
 pub struct Budget {
     nodes: AtomicU64,
     node_limit: Option<u64>,
     deadline: Option<Instant>,
     hit: AtomicU8,
+    progress: Option<Arc<Reporter>>,
+}
+
+impl std::fmt::Debug for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Budget")
+            .field("nodes", &self.nodes)
+            .field("node_limit", &self.node_limit)
+            .field("deadline", &self.deadline)
+            .field("hit", &self.hit)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 const NOT_HIT: u8 = 0;
@@ -62,7 +76,19 @@ impl Budget {
             // A limit too far away to represent is no limit.
             deadline: limits.time.and_then(|t| start.checked_add(t)),
             hit: AtomicU8::new(NOT_HIT),
+            progress: None,
         }
+    }
+
+    /// The same budget, whose charges also send `reporter`'s periodic events.
+    pub(super) fn reporting(mut self, reporter: Arc<Reporter>) -> Budget {
+        self.progress = Some(reporter);
+        self
+    }
+
+    /// Nodes charged so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
     }
 
     /// Adds `nodes` searched and says whether a limit is now reached (remembering which).
@@ -71,6 +97,9 @@ impl Budget {
             .nodes
             .fetch_add(nodes, Ordering::Relaxed)
             .saturating_add(nodes);
+        if let Some(progress) = &self.progress {
+            progress.tick(total);
+        }
         if self.hit.load(Ordering::Relaxed) != NOT_HIT {
             return true;
         }

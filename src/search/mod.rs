@@ -10,6 +10,7 @@ pub mod limit;
 pub mod literal;
 pub mod node;
 pub mod ordering;
+pub mod progress;
 pub mod reference;
 pub mod result;
 mod root;
@@ -23,6 +24,8 @@ use crate::board::{Bits, Position, Square};
 use limit::Budget;
 pub use limit::Limits;
 use node::Cancel;
+pub use progress::{Progress, ProgressFn, Stage, PROGRESS_EVERY, PROGRESS_MIN_EMPTIES};
+use progress::{Reporter, Turn};
 pub use result::{
     BestMove, Bounds, FinalCount, MoveScore, Solution, StopReason, Stopped, TooManyEmpties,
     Unfinished,
@@ -45,6 +48,10 @@ pub struct SolveOptions {
     /// Solve positions deeper than [`FEASIBLE_EMPTIES`] even without a limit (see
     /// [`Solver::check_feasible`]); without it such a position is refused.
     pub force: bool,
+    /// Called with the [`Progress`] of each solving call on a position of at least
+    /// [`PROGRESS_MIN_EMPTIES`] empties while it runs (bounds, best move, stage, nodes), and
+    /// once at its end; `None`: no events and no cost.
+    pub progress: Option<ProgressFn>,
 }
 
 impl Default for SolveOptions {
@@ -54,6 +61,7 @@ impl Default for SolveOptions {
             hash_mb: 256,
             wld: false,
             force: false,
+            progress: None,
         }
     }
 }
@@ -120,6 +128,8 @@ pub struct Solver {
     stop: Arc<Cancel<'static>>,
     /// The rules and scoring the table's entries were found under.
     table_rules: (Rules, Scoring),
+    /// Sends the progress events of `options.progress`.
+    progress: Option<Arc<Reporter>>,
 }
 
 /// Why a solving call gave no answer: the position was refused, or the search stopped (a stop
@@ -188,10 +198,11 @@ impl Solver {
             tt: Tables::for_threads(options.hash_mb, threads),
             pool,
             threads,
-            options,
             limits: Limits::NONE,
             stop: Arc::new(Cancel::root()),
             table_rules: (Rules::Othello, Scoring::Official),
+            progress: options.progress.clone().map(|f| Arc::new(Reporter::new(f))),
+            options,
         })
     }
 
@@ -244,20 +255,68 @@ impl Solver {
         }
     }
 
-    /// The state of one call: a new table generation and a fresh budget.
-    fn attempt(&self) -> Attempt<'_> {
+    /// The state of one call: a new table generation and a fresh budget; it sends progress
+    /// events when the solver has a callback and the call is on a position of `empties`
+    /// (`None`: a call of the solver's own, such as the feasibility probe) of at least
+    /// [`PROGRESS_MIN_EMPTIES`].
+    fn attempt(&self, empties: Option<u32>) -> Attempt<'_> {
         self.tt.deep.new_generation();
         let start = Instant::now();
+        let mut budget = Budget::new(&self.limits, start);
+        let reporter = self
+            .progress
+            .as_ref()
+            .filter(|_| empties.is_some_and(|e| e >= PROGRESS_MIN_EMPTIES));
+        if let Some(reporter) = reporter {
+            reporter.begin(start, self.window(), self.options.wld);
+            budget = budget.reporting(Arc::clone(reporter));
+        }
         Attempt {
             tt: &self.tt,
             limits: self.limits,
             pool: &self.pool,
             split_min: self.split_min(),
-            cancel: Cancel::limited(&self.stop, Budget::new(&self.limits, start)),
+            cancel: Cancel::limited(&self.stop, budget),
             start,
             nodes: 0,
             threads: self.threads,
+            progress: reporter.map(|r| &**r),
         }
+    }
+
+    /// Sends the last event of a call: its result's bounds (`lower..=upper`), best move and
+    /// nodes, finished or stopped (nothing when the call sent no events).
+    fn report_end(
+        &self,
+        nodes: u64,
+        bounds: (i32, i32),
+        best_move: Option<BestMove>,
+        stopped: Option<StopReason>,
+    ) {
+        if let Some(reporter) = &self.progress {
+            reporter.finish(nodes, |event, _: Turn| {
+                (event.lower, event.upper) = bounds;
+                if best_move.is_some() {
+                    event.best_move = best_move;
+                }
+                event.stage = stopped.map_or(Stage::Finished, Stage::Stopped);
+            });
+        }
+    }
+
+    /// [`Solver::report_end`] of a stopped call.
+    fn report_stop(&self, unfinished: &Unfinished) {
+        let bounds = (unfinished.bounds.lower, unfinished.bounds.upper);
+        let best = unfinished.pv.first().map(|&mv| match mv {
+            Some(square) => BestMove::Play(square),
+            None => BestMove::Pass,
+        });
+        self.report_end(
+            unfinished.nodes,
+            bounds,
+            best,
+            Some(unfinished.bounds.reason),
+        );
     }
 
     /// The window of a full search: the whole score range, or around a draw with WLD.
@@ -310,7 +369,7 @@ impl Solver {
         let window = self.window();
         let wld = self.options.wld;
         self.limits.nodes = Some(PROBE_NODES);
-        let probe = self.attempt().root_score::<R>(state, window, wld);
+        let probe = self.attempt(None).root_score::<R>(state, window, wld);
         self.limits = Limits::NONE;
         match probe {
             Err(unfinished) if unfinished.bounds.reason == StopReason::NodeLimit => {
@@ -355,7 +414,12 @@ impl Solver {
     /// ```
     pub fn solve(&mut self, position: &Position) -> Result<Solution, SolveError> {
         self.refuse(position)?;
-        Ok(by_rules!(self.solve_in, position, position)?)
+        let result = by_rules!(self.solve_in, position, position);
+        match &result {
+            Ok(s) => self.report_end(s.nodes, (s.score, s.score), Some(s.best_move), None),
+            Err(unfinished) => self.report_stop(unfinished),
+        }
+        Ok(result?)
     }
 
     fn solve_in<R: GameRules>(
@@ -368,7 +432,7 @@ impl Solver {
         let window = self.window();
         let board = R::board(&state);
         debug_assert_eq!(board, position.board);
-        let mut attempt = self.attempt();
+        let mut attempt = self.attempt(Some(board.empties()));
         let mut solution = Solution {
             position: *position,
             score: 0,
@@ -396,6 +460,7 @@ impl Solver {
             pv.push(Square::new(best as usize));
             pv
         } else {
+            attempt.report(|event, _| event.stage = Stage::PrincipalVariation);
             attempt.principal_variation::<R>(state, score, best)?
         };
         solution.nodes = attempt.nodes;
@@ -440,7 +505,17 @@ impl Solver {
         position: &Position,
     ) -> Result<(Vec<MoveScore>, u64), SolveError> {
         self.refuse(position)?;
-        Ok(by_rules!(self.score_moves_in, position)?)
+        let result = by_rules!(self.score_moves_in, position);
+        match &result {
+            Ok((moves, nodes)) => {
+                let best = moves.first().map(|m| (m.score, m.mv));
+                let bounds = best.map_or(self.window(), |(score, _)| (score, score));
+                let best_move = best.map(|(_, mv)| mv.map_or(BestMove::Pass, BestMove::Play));
+                self.report_end(*nodes, bounds, best_move, None);
+            }
+            Err(unfinished) => self.report_stop(unfinished),
+        }
+        Ok(result?)
     }
 
     fn score_moves_in<R: GameRules>(
@@ -450,7 +525,7 @@ impl Solver {
         self.use_rules::<R>();
         let wld = self.options.wld;
         let (alpha, beta) = self.window();
-        let mut attempt = self.attempt();
+        let mut attempt = self.attempt(Some(R::board(&state).empties()));
         let mut scores = Vec::new();
         let children: Vec<(Option<Square>, R::State)> = if R::moves(&state) == 0 {
             if is_over::<R>(&state) {
@@ -462,18 +537,29 @@ impl Solver {
                 .map(|sq| (Square::new(sq), R::play(&state, sq, R::flips(&state, sq))))
                 .collect()
         };
+        let total = children.len();
         for (mv, child) in children {
+            let scored = scores.len();
+            attempt.report(|event, _| event.moves = Some((scored, total)));
             // The selective searches fill the table for the exact one (their guess is unused).
             if attempt.selective::<R>(child, -beta, -alpha).is_none() {
                 scores.sort_by_key(|m| (-m.score, m.mv));
                 let lower = scores.first().map_or(alpha, |m| m.score);
                 return Err(attempt.unfinished(lower, beta, Vec::new(), scores));
             }
+            attempt.report(|event, _| event.stage = Stage::Exact { alpha, beta });
             match attempt.score_of::<R>(child, -beta, -alpha) {
-                Some(v) => scores.push(MoveScore {
-                    mv,
-                    score: clamp_wld(-v, wld),
-                }),
+                Some(v) => {
+                    let score = clamp_wld(-v, wld);
+                    scores.push(MoveScore { mv, score });
+                    attempt.report(|event, _| {
+                        if score > event.lower || event.best_move.is_none() {
+                            event.lower = score;
+                            event.best_move = Some(mv.map_or(BestMove::Pass, BestMove::Play));
+                        }
+                        event.moves = Some((scores.len(), total));
+                    });
+                }
                 None => {
                     scores.sort_by_key(|m| (-m.score, m.mv));
                     let lower = scores.first().map_or(alpha, |m| m.score);
@@ -515,7 +601,17 @@ impl Solver {
         position: &Position,
     ) -> Result<(i32, Vec<Option<Square>>, u64), SolveError> {
         self.refuse(position)?;
-        Ok(by_rules!(self.best_moves_in, position)?)
+        let result = by_rules!(self.best_moves_in, position);
+        match &result {
+            Ok((score, moves, nodes)) => {
+                let best = moves
+                    .first()
+                    .map(|mv| mv.map_or(BestMove::Pass, BestMove::Play));
+                self.report_end(*nodes, (*score, *score), best, None);
+            }
+            Err(unfinished) => self.report_stop(unfinished),
+        }
+        Ok(result?)
     }
 
     fn best_moves_in<R: GameRules>(
@@ -525,7 +621,7 @@ impl Solver {
         self.use_rules::<R>();
         let wld = self.options.wld;
         let window = self.window();
-        let mut attempt = self.attempt();
+        let mut attempt = self.attempt(Some(R::board(&state).empties()));
         if is_over::<R>(&state) {
             let score = clamp_wld(R::final_score(&R::board(&state)), wld);
             return Ok((score, Vec::new(), 0));
@@ -583,7 +679,12 @@ impl Solver {
     /// ```
     pub fn score(&mut self, position: &Position) -> Result<(i32, u64), SolveError> {
         self.refuse(position)?;
-        Ok(by_rules!(self.score_in, position)?)
+        let result = by_rules!(self.score_in, position);
+        match &result {
+            Ok((score, nodes)) => self.report_end(*nodes, (*score, *score), None, None),
+            Err(unfinished) => self.report_stop(unfinished),
+        }
+        Ok(result?)
     }
 
     fn score_in<R: GameRules>(&mut self, state: R::State) -> Result<(i32, u64), Unfinished> {
@@ -593,7 +694,7 @@ impl Solver {
         if is_over::<R>(&state) {
             return Ok((clamp_wld(R::final_score(&R::board(&state)), wld), 0));
         }
-        let mut attempt = self.attempt();
+        let mut attempt = self.attempt(Some(R::board(&state).empties()));
         let (score, _) = attempt.root_score::<R>(state, window, wld)?;
         Ok((score, attempt.nodes))
     }

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::limit::{Budget, Limits};
 use super::node::{Cancel, Move, Search, Selectivity};
+use super::progress::{Progress, Reporter, Stage, Turn};
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
 use super::thresholds::{ASPIRATION_MIN, SELECTIVE_MARGINS, SELECTIVE_MIN};
 use super::tt::Tables;
@@ -31,9 +32,37 @@ pub(super) struct Attempt<'s> {
     pub(super) start: Instant,
     pub(super) nodes: u64,
     pub(super) threads: usize,
+    /// Where the call's progress events go (`None`: it sends none).
+    pub(super) progress: Option<&'s Reporter>,
 }
 
 impl Attempt<'_> {
+    /// Sends a progress event changed by `change` (nothing without a reporter).
+    pub(super) fn report(&self, change: impl FnOnce(&mut Progress, Turn)) {
+        if let Some(reporter) = self.progress {
+            let charged = self.cancel.budget().map_or(0, |b| b.nodes());
+            reporter.update(charged.max(self.nodes), change);
+        }
+    }
+
+    /// Sends the root's proven `bounds` and the move it holds best.
+    fn report_bounds(&self, bounds: (i32, i32), best: Option<u8>) {
+        self.report(|event, turn| {
+            (event.lower, event.upper) = turn.bounds(bounds.0, bounds.1);
+            if let Some(sq) = best {
+                event.best_move = Some(turn.best(sq));
+            }
+        });
+    }
+
+    /// Sends the window (`alpha`, `beta`) the root's exact search works in.
+    fn report_window(&self, alpha: i32, beta: i32) {
+        self.report(|event, turn| {
+            let (alpha, beta) = turn.bounds(alpha, beta);
+            event.stage = Stage::Exact { alpha, beta };
+        });
+    }
+
     /// Why the call stopped: the limit its budget reached, else a stop request.
     pub(super) fn reason(&self) -> StopReason {
         self.cancel
@@ -138,6 +167,9 @@ impl Attempt<'_> {
     ) -> Result<(i32, u8), Unfinished> {
         let passes = R::moves(&state) == 0;
         let root = if passes { R::pass(&state) } else { state };
+        if let (true, Some(reporter)) = (passes, self.progress) {
+            reporter.flip();
+        }
         let mut bounds = window;
         let found = self.root::<R>(root, window, &mut bounds);
         let (lower, upper) = bounds;
@@ -176,7 +208,14 @@ impl Attempt<'_> {
             nodes: self.limits.nodes.map(|n| n / 4),
         };
         let cancel = Cancel::limited(&self.cancel, Budget::new(&share, Instant::now()));
-        for &margin in SELECTIVE_MARGINS {
+        for (pass, &margin) in SELECTIVE_MARGINS.iter().enumerate() {
+            self.report(|event, _| {
+                event.stage = Stage::Selective {
+                    pass: pass + 1,
+                    passes: SELECTIVE_MARGINS.len(),
+                    margin,
+                }
+            });
             let selectivity = Selectivity { margin };
             let (v, nodes) = Self::run_under(
                 self.tt,
@@ -191,7 +230,15 @@ impl Attempt<'_> {
             );
             self.nodes += nodes;
             match v {
-                Some(v) => guess = v,
+                Some(v) => {
+                    guess = v;
+                    // A guess of the root's score (when scoring moves, of one move's: unsaid).
+                    self.report(|event, turn| {
+                        if event.moves.is_none() {
+                            event.estimate = Some(turn.score(v));
+                        }
+                    });
+                }
                 None if self.cancel.is_cancelled() => return None,
                 // Their share is spent: the exact search goes on without a better guess.
                 None => return Some(0),
@@ -218,10 +265,12 @@ impl Attempt<'_> {
         if beta - alpha > 2 && board.empties() >= ASPIRATION_MIN {
             // Aspiration: a cheap probe of the window around the guess first; the exact search
             // then only has to cover the side of it the probe proved.
+            self.report_window(guess - 1, guess + 1);
             let (v, best) = self.root_window::<R>(state, guess - 1, guess + 1, bounds)?;
             // Fail-soft: beyond the window, the value is a bound.
             if v == guess {
                 *bounds = (v, v);
+                self.report_bounds(*bounds, Some(best));
                 return Some(best);
             } else if v > guess {
                 bounds.0 = bounds.0.max(v);
@@ -230,9 +279,12 @@ impl Attempt<'_> {
                 bounds.1 = bounds.1.min(v);
                 beta = beta.min(v + 1);
             }
+            self.report_bounds(*bounds, (v > guess).then_some(best));
         }
+        self.report_window(alpha, beta);
         let (score, best) = self.root_window::<R>(state, alpha, beta, bounds)?;
         *bounds = (score, score);
+        self.report_bounds(*bounds, Some(best));
         Some(best)
     }
 
@@ -252,6 +304,7 @@ impl Attempt<'_> {
         let board = R::board(&state);
         let empties = board.empties();
         let mut list = self.ordering_search::<R>().root_moves(&state);
+        self.report_bounds(*bounds, list.first().map(|m| m.sq));
         let search = |attempt: &mut Self, list: &mut [Move], alpha: i32, beta: i32| {
             attempt.run::<R, _>(board, |search| {
                 search.search_moves(state, list, alpha, beta, empties)
@@ -264,6 +317,7 @@ impl Attempt<'_> {
         }
         if first > alpha {
             bounds.0 = bounds.0.max(first);
+            self.report_bounds(*bounds, Some(first_move));
         }
         let floor = alpha.max(first);
         let (rest, rest_move) = search(self, &mut list[1..], floor, floor + 1)?;
@@ -275,6 +329,7 @@ impl Attempt<'_> {
             });
         }
         bounds.0 = bounds.0.max(rest);
+        self.report_bounds(*bounds, Some(rest_move));
         if rest >= beta {
             return Some((rest, rest_move));
         }

@@ -13,6 +13,7 @@ fn solver(threads: usize, hash_mb: usize) -> Solver {
         hash_mb,
         wld: false,
         force: false,
+        progress: None,
     })
     .unwrap()
 }
@@ -197,6 +198,7 @@ fn wld_gives_the_sign() {
         hash_mb: 16,
         wld: true,
         force: false,
+        progress: None,
     })
     .unwrap();
     for _ in 0..100 {
@@ -281,6 +283,7 @@ fn best_moves_are_exactly_the_top_scoring_moves() {
         hash_mb: 16,
         wld: true,
         force: false,
+        progress: None,
     })
     .unwrap();
     for i in 0..300 {
@@ -325,6 +328,7 @@ fn every_rule_set_agrees_with_the_literal_rules() {
         hash_mb: 16,
         wld: true,
         force: false,
+        progress: None,
     })
     .unwrap();
     let mut checked = 0;

@@ -401,6 +401,7 @@ pub fn solver(threads: usize, hash_mb: usize) -> Solver {
         hash_mb,
         wld: false,
         force: false,
+        progress: None,
     })
     .expect("the solver builds")
 }
