@@ -1,9 +1,9 @@
 //! `osolve show`: draws positions, on the terminal (in colour when it is one) and as SVG (or PNG
 //! in builds with the `png` feature), plain, with every legal move's exact score (`--analyze`),
-//! or with the principal variation numbered on its squares (`--solve`). The pictures are made by
-//! `osolve::report::{picture, svg, colour}`; the scores come from the one solver under the
-//! rules of the run. Also writes the pictures of
-//! `osolve analyze --svg DIR`.
+//! or with the principal variation numbered on its squares (`--solve`). The marks come from
+//! `osolve::drivers::show` (the one solver under the rules of the run, which refuses positions
+//! too deep to finish); the pictures are made by `osolve::report::{picture, svg, colour}`.
+//! Also writes the pictures of `osolve analyze --svg DIR`.
 
 use std::fs;
 use std::io::{self, Write};
@@ -12,13 +12,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use clap::{ArgGroup, Args};
 use osolve::board::rules::Variant;
-use osolve::board::Position;
+use osolve::drivers::show::{Marker, Marking, NotShown};
 use osolve::notation::{parse_text_with, Parsed, Source, INLINE_NAME};
 use osolve::report::colour;
 use osolve::report::picture::{Marks, Picture};
 use osolve::report::svg::svg;
-use osolve::report::unfinished::bounds_text;
-use osolve::search::{SolveError, SolveOptions, Solver, StopReason, Unfinished};
+use osolve::report::unfinished::shown_unfinished;
+use osolve::search::SolveOptions;
 
 use super::variant::{stdout_style, VariantArgs};
 use super::{
@@ -218,13 +218,6 @@ fn write_png(_path: &Path, _picture: &Picture) -> anyhow::Result<()> {
 const PNG_MISSING: &str = "--png needs osolve built with the png feature \
      (cargo build --release --features png); --svg works in every build";
 
-/// The marks of one position: legal moves, or scores or a line from the one solver under the
-/// rules of the run.
-enum Engine {
-    Plain,
-    Solver(Box<Solver>),
-}
-
 /// Runs the subcommand.
 pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     #[cfg(not(feature = "png"))]
@@ -248,18 +241,21 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         }
     }
     let interrupt = super::interrupt();
-    let mut engine = if !args.analyze && !args.solve {
-        Engine::Plain
+    let marking = if args.analyze {
+        Marking::Scores
+    } else if args.solve {
+        Marking::Line
     } else {
-        // The refusal is checked below, before each picture.
-        let mut solver = Solver::new(SolveOptions {
-            force: true,
-            ..args.search.options(false)
-        })?;
-        solver.set_limits(args.limits.limits());
-        interrupt.register(solver.stop_handle());
-        Engine::Solver(Box::new(solver))
+        Marking::Legal
     };
+    let options = SolveOptions {
+        force: args.limits.force,
+        ..args.search.options(false)
+    };
+    let mut marker = Marker::new(marking, options, args.limits.limits())?;
+    if let Some(handle) = marker.stop_handle() {
+        interrupt.register(handle);
+    }
     for (target, what) in [(&svg_target, "--svg"), (&png_target, "--png")] {
         if let Some(target) = target {
             target.prepare(what)?;
@@ -277,19 +273,26 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
             eprintln!("interrupted: {k} position{} shown", plural(k));
             return Ok(EXIT_INTERRUPTED);
         }
-        let position = parsed.position;
-        if let (false, Engine::Solver(solver)) = (args.limits.force, &mut engine) {
-            if let Err(refused) = solver.check_feasible(&position) {
+        let shown = match marker.mark(&parsed.position) {
+            Ok(shown) => shown,
+            Err(NotShown::Refused(refused)) => {
                 eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);
                 bad_input = true;
                 continue;
             }
-        }
-        let Some(marks) = marks(&mut engine, args.analyze, &position, &parsed.source) else {
-            eprintln!("interrupted: {k} position{} shown", plural(k));
-            return Ok(EXIT_INTERRUPTED);
+            Err(NotShown::Stopped) => {
+                eprintln!("interrupted: {k} position{} shown", plural(k));
+                return Ok(EXIT_INTERRUPTED);
+            }
         };
-        let picture = Picture::new(&position, marks, parsed.source.to_string());
+        if let Some(bounds) = &shown.unfinished {
+            eprintln!(
+                "osolve: {}",
+                shown_unfinished(&parsed.source, bounds, &shown.marked)
+            );
+        }
+        let marks = Marks::from(shown.marked);
+        let picture = Picture::new(&parsed.position, marks, parsed.source.to_string());
         if !quiet {
             let text = format!("{}\n{}\n", parsed.source, colour::diagram(&picture, style));
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
@@ -347,54 +350,4 @@ fn read_inputs(args: &ShowArgs, variant: Variant) -> anyhow::Result<(Vec<Parsed>
         }
     }
     Ok((items, bad_input))
-}
-
-/// The marks for `position`; `None` when the search was stopped. A search that reaches a limit
-/// is said on standard error: `--analyze` then shows the moves it scored, `--solve` only the
-/// legal moves.
-fn marks(
-    engine: &mut Engine,
-    analyze: bool,
-    position: &Position,
-    source: &Source,
-) -> Option<Marks> {
-    let stopped = |unfinished: Unfinished| {
-        if unfinished.bounds.reason == StopReason::Interrupted {
-            return None;
-        }
-        eprintln!(
-            "osolve: {source}: unfinished ({}): {}{}",
-            unfinished.bounds.reason,
-            bounds_text(&unfinished.bounds, false),
-            if analyze {
-                format!("; {} moves scored", unfinished.moves.len())
-            } else {
-                String::new()
-            }
-        );
-        Some(if analyze {
-            Marks::Scores(unfinished.moves)
-        } else {
-            Marks::Legal
-        })
-    };
-    let error = |error: SolveError| match error {
-        SolveError::Unfinished(unfinished) => stopped(unfinished),
-        SolveError::Refused(refused) => unreachable!("checked before: {refused}"),
-    };
-    match engine {
-        Engine::Plain => Some(Marks::Legal),
-        Engine::Solver(solver) if analyze => match solver.score_moves(position) {
-            Ok((scores, _)) => Some(Marks::Scores(scores)),
-            Err(e) => error(e),
-        },
-        Engine::Solver(solver) => match solver.solve(position) {
-            Ok(solution) => Some(Marks::Line {
-                pv: solution.pv,
-                score: solution.score,
-                wld: false,
-            }),
-            Err(e) => error(e),
-        },
-    }
 }

@@ -5,19 +5,22 @@
 //! search, keeps what was printed and exits 130. Every rule set goes through the one solver;
 //! under `--rules reversi` or `--scoring raw` the reports add the rules. With `--time-limit` or `--node-limit` a
 //! position whose search hits the limit is reported unfinished with its proven bounds; without
-//! a limit, positions too deep to finish are refused (by the solver) unless `--force`. No
-//! parsing, search or formatting logic here.
+//! a limit, positions too deep to finish are refused (by the solver) unless `--force`. The run
+//! is `osolve::drivers::solve::solve_each`'s; here are the arguments, the input order, the
+//! spinner and the printing. No parsing, search or formatting logic here.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
 use osolve::board::rules::Variant;
+use osolve::drivers::solve::{solve_each, EachSink};
 use osolve::notation::{parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
 use osolve::report::solve::{solved_report, stopped_report, Format};
 use osolve::report::unfinished::StoppedSolve;
-use osolve::search::{SolveError, SolveOptions, Solver};
+use osolve::search::{Solution, SolveError, SolveOptions, Solver};
 
+use super::spinner::Spinner;
 use super::variant::{stdout_style, VariantArgs};
 use super::{
     open_input, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
@@ -184,72 +187,93 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     solver.set_limits(flags.limits.limits());
     interrupt.register(solver.stop_handle());
 
-    let mut out = io::stdout().lock();
-    let mut solved = 0usize;
-    let mut bad_input = false;
-    for item in streams.into_iter().flatten() {
-        let parsed = match item {
-            Ok(parsed) => parsed,
-            Err(e) => {
-                bad_input = true;
-                // Reports already printed come first, so the error sits where it happened.
-                if let Err(e) = out.flush() {
-                    return write_failed(e, bad_input);
-                }
-                eprintln!("osolve: {e}");
-                continue;
-            }
-        };
-        // A finished game needs no search, so the stop request is checked here too.
-        let result = if interrupt.is_set() {
-            None
-        } else {
-            let what = format!(
-                "{} ({} empties)",
-                parsed.source,
-                parsed.position.board.empties()
-            );
-            let spinner = super::spinner::Spinner::start(what);
-            let result = solver.solve(&parsed.position);
+    let mut printer = Printer {
+        out: io::stdout().lock(),
+        format,
+        wld: flags.wld,
+        threads: solver.threads(),
+        spinner: None,
+        bad_input: false,
+    };
+    let totals = match solve_each(&mut solver, streams.into_iter().flatten(), &mut printer) {
+        Ok(totals) => totals,
+        Err(e) => return write_failed(e, printer.bad_input),
+    };
+    if totals.interrupted {
+        let solved = totals.solved;
+        eprintln!(
+            "interrupted: {solved} position{} solved",
+            if solved == 1 { "" } else { "s" }
+        );
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(if printer.bad_input {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_OK
+    })
+}
+
+/// Prints each answer of the run as it comes, in the run's format; errors and refusals go to
+/// standard error after the reports before them.
+struct Printer<'a> {
+    out: io::StdoutLock<'a>,
+    format: Format,
+    wld: bool,
+    threads: usize,
+    /// The spinner of the search under way.
+    spinner: Option<Spinner>,
+    /// A line was bad or a position refused.
+    bad_input: bool,
+}
+
+impl EachSink for Printer<'_> {
+    fn bad(&mut self, error: &ParseError) -> io::Result<()> {
+        self.bad_input = true;
+        // Reports already printed come first, so the error sits where it happened.
+        self.out.flush()?;
+        eprintln!("osolve: {error}");
+        Ok(())
+    }
+
+    fn start(&mut self, parsed: &Parsed) {
+        let what = format!(
+            "{} ({} empties)",
+            parsed.source,
+            parsed.position.board.empties()
+        );
+        self.spinner = Some(Spinner::start(what));
+    }
+
+    fn finish(&mut self) {
+        if let Some(spinner) = self.spinner.take() {
             spinner.finish();
-            Some(result)
-        };
+        }
+    }
+
+    fn answer(&mut self, parsed: &Parsed, result: Result<Solution, SolveError>) -> io::Result<()> {
         let source = &parsed.source;
         let report = match result {
-            Some(Err(SolveError::Refused(refused))) => {
-                bad_input = true;
-                if let Err(e) = out.flush() {
-                    return write_failed(e, bad_input);
-                }
+            Err(SolveError::Refused(refused)) => {
+                self.bad_input = true;
+                self.out.flush()?;
                 eprintln!("osolve: {source}: {refused}; {REFUSED_HINT}");
-                continue;
+                return Ok(());
             }
-            Some(Err(error)) if error.is_interrupted() => None,
-            Some(Err(SolveError::Unfinished(unfinished))) => {
+            Err(SolveError::Unfinished(unfinished)) => {
                 let stopped = StoppedSolve {
                     position: &parsed.position,
-                    wld: flags.wld,
-                    threads: solver.threads(),
+                    wld: self.wld,
+                    threads: self.threads,
                     unfinished: &unfinished,
                 };
-                Some(stopped_report(source, &stopped, format))
+                stopped_report(source, &stopped, self.format)
             }
-            Some(Ok(solution)) => Some(solved_report(source, &solution, format)),
-            None => None,
+            Ok(solution) => solved_report(source, &solution, self.format),
         };
-        let Some(report) = report else {
-            eprintln!(
-                "interrupted: {solved} position{} solved",
-                if solved == 1 { "" } else { "s" }
-            );
-            return Ok(EXIT_INTERRUPTED);
-        };
-        if let Err(e) = out.write_all(report.as_bytes()).and_then(|()| out.flush()) {
-            return write_failed(e, bad_input);
-        }
-        solved += 1;
+        self.out.write_all(report.as_bytes())?;
+        self.out.flush()
     }
-    Ok(if bad_input { EXIT_BAD_INPUT } else { EXIT_OK })
 }
 
 /// The exit for a failed write to standard output: a closed pipe (`osolve solve ... | head`)

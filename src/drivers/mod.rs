@@ -9,4 +9,5 @@ pub mod analyze;
 pub mod batch;
 pub mod bench;
 pub mod perft;
+pub mod show;
 pub mod solve;

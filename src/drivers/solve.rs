@@ -1,8 +1,11 @@
-//! Many positions solved on every thread of one run: the library's face over the batch driver
-//! ([`super::batch`]) for callers that hold positions rather than files (a binding, a script).
-//! Small positions are solved side by side, one per thread; deep ones one at a time on all the
-//! threads; results come back in input order, each as soon as it and all before it are done,
-//! through a [`SolveSink`] that can also stop the run. Never prints, never reads files.
+//! Solving many positions. [`solve_each`] is the driver of `osolve solve`: positions as they
+//! are read, one after the other with one solver (every thread in each search), each result
+//! handed to an [`EachSink`] as soon as it is proven. [`solve_all`] is the library's face over
+//! the batch driver ([`super::batch`]) for callers that hold positions rather than files (a
+//! binding, a script): small positions are solved side by side, one per thread; deep ones one
+//! at a time on all the threads; results come back in input order, each as soon as it and all
+//! before it are done, through a [`SolveSink`] that can also stop the run. Never prints, never
+//! reads files.
 
 use std::convert::Infallible;
 use std::io;
@@ -10,7 +13,109 @@ use std::ops::ControlFlow;
 
 use super::batch::{self, BatchError, Options, Totals, Work};
 use crate::board::Position;
+use crate::notation::{ParseError, Parsed};
 use crate::search::{Solution, SolveError, Solver, StopHandle, Stopped, TooManyEmpties};
+
+/// Receives what [`solve_each`] makes of each input item, in input order. An error from any
+/// method ends the run with it.
+pub trait EachSink {
+    /// An item could not be read; it is skipped.
+    fn bad(&mut self, error: &ParseError) -> io::Result<()>;
+    /// The search of `parsed` starts (a terminal may show that it runs). The default does
+    /// nothing.
+    fn start(&mut self, parsed: &Parsed) {
+        let _ = parsed;
+    }
+    /// The search that [`EachSink::start`] announced is over, whatever its outcome. The
+    /// default does nothing.
+    fn finish(&mut self) {}
+    /// The answer for `parsed`: its solution, its refusal (too deep to finish without a limit
+    /// or `force`), or the bounds a limit left. A stop request ends the run instead.
+    fn answer(&mut self, parsed: &Parsed, result: Result<Solution, SolveError>) -> io::Result<()>;
+}
+
+/// What a [`solve_each`] run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EachTotals {
+    /// Positions solved, or stopped by a limit with their bounds.
+    pub solved: usize,
+    /// Positions refused.
+    pub refused: usize,
+    /// Items that could not be read.
+    pub bad: usize,
+    /// A stop request ended the run.
+    pub interrupted: bool,
+}
+
+/// Solves the positions of `items` one after the other with `solver` (its options, limits and
+/// refusal), handing each answer to `sink` as soon as it is found. A stop request (through
+/// [`Solver::stop_handle`]) ends the run, before the next position or during its search; the
+/// totals then say `interrupted`.
+///
+/// ```
+/// use osolve::drivers::solve::{solve_each, EachSink};
+/// use osolve::notation::{parse_position, ParseError, Parsed};
+/// use osolve::search::{Solution, SolveError, SolveOptions, Solver};
+///
+/// struct Scores(Vec<i32>);
+/// impl EachSink for Scores {
+///     fn bad(&mut self, _: &ParseError) -> std::io::Result<()> {
+///         Ok(())
+///     }
+///     fn answer(&mut self, _: &Parsed, result: Result<Solution, SolveError>) -> std::io::Result<()> {
+///         self.0.push(result.unwrap().score);
+///         Ok(())
+///     }
+/// }
+///
+/// let ffo1 = parse_position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X");
+/// let mut solver = Solver::new(SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() })?;
+/// let mut scores = Scores(Vec::new());
+/// let totals = solve_each(&mut solver, [ffo1], &mut scores)?;
+/// assert_eq!((totals.solved, scores.0), (1, vec![18]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solve_each<I>(
+    solver: &mut Solver,
+    items: I,
+    sink: &mut dyn EachSink,
+) -> io::Result<EachTotals>
+where
+    I: IntoIterator<Item = Result<Parsed, ParseError>>,
+{
+    let stop = solver.stop_handle();
+    let mut totals = EachTotals::default();
+    for item in items {
+        let parsed = match item {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                totals.bad += 1;
+                sink.bad(&error)?;
+                continue;
+            }
+        };
+        // A finished game needs no search, so the stop request is looked at here too.
+        if stop.is_stopped() {
+            totals.interrupted = true;
+            break;
+        }
+        sink.start(&parsed);
+        let result = solver.solve(&parsed.position);
+        sink.finish();
+        if matches!(&result, Err(error) if error.is_interrupted()) {
+            totals.interrupted = true;
+            break;
+        }
+        let refused = matches!(result, Err(SolveError::Refused(_)));
+        sink.answer(&parsed, result)?;
+        if refused {
+            totals.refused += 1;
+        } else {
+            totals.solved += 1;
+        }
+    }
+    Ok(totals)
+}
 
 /// One position's answer in a [`solve_all`] run.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,6 +6,7 @@
 
 use crate::board::rules::Supplies;
 use crate::board::{Color, Position, Square};
+use crate::drivers::show::Marked;
 use crate::search::MoveScore;
 
 use super::terms::move_name;
@@ -26,6 +27,21 @@ pub enum Marks {
         /// Whether the score is only win/draw/loss.
         wld: bool,
     },
+}
+
+impl From<Marked> for Marks {
+    /// The marks of what `osolve show` found for a position.
+    fn from(marked: Marked) -> Marks {
+        match marked {
+            Marked::Legal => Marks::Legal,
+            Marked::Scores(scores) => Marks::Scores(scores),
+            Marked::Line(solution) => Marks::Line {
+                pv: solution.pv,
+                score: solution.score,
+                wld: solution.wld,
+            },
+        }
+    }
 }
 
 /// A board to draw.

@@ -9,6 +9,7 @@ use super::terms::move_name;
 use super::{diagram, work_text};
 use crate::board::{Color, Position};
 use crate::drivers::bench::nps;
+use crate::drivers::show::Marked;
 use crate::notation::{format_board, Source};
 use crate::search::{Bounds, Unfinished};
 
@@ -34,6 +35,21 @@ pub fn bounds_text(bounds: &Bounds, wld: bool) -> String {
         (-64, u) => format!("score <= {u:+}"),
         (l, u) => format!("{l:+} <= score <= {u:+}"),
     }
+}
+
+/// What `osolve show` says of a position whose search a limit stopped, without a newline:
+/// `in/a.txt:3: unfinished (node limit): score >= +2; 3 moves scored` (the count when the
+/// picture marks move scores).
+pub fn shown_unfinished(source: &Source, bounds: &Bounds, marked: &Marked) -> String {
+    let scored = match marked {
+        Marked::Scores(moves) => format!("; {} moves scored", moves.len()),
+        Marked::Legal | Marked::Line(_) => String::new(),
+    };
+    format!(
+        "{source}: unfinished ({}): {}{scored}",
+        bounds.reason,
+        bounds_text(bounds, false)
+    )
 }
 
 /// Proven bounds for programs: `lower..upper`, such as `2..64` (the CSV `best_score` of an
