@@ -25,6 +25,7 @@ pub mod notation;
 pub mod protocol;
 pub mod report;
 pub mod search;
+pub mod units;
 
 /// The crate's version, as `osolve --version` prints it first (the Python package reports it
 /// as `osolve.__version__`).

@@ -10,7 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use osolve::drivers::batch::{self, BatchError, Shard, PARALLEL_MAX_EMPTIES};
 use osolve::report::batch::{fingerprint, progress_line, Written};
-use osolve::report::format_mnps;
+use osolve::units::format_mnps;
 use std::fmt::Display;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, IsTerminal, Seek, SeekFrom, Write};

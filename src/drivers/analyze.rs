@@ -167,7 +167,7 @@ pub struct Summary {
 impl Summary {
     /// Nodes per second over the run.
     pub fn nps(&self) -> f64 {
-        crate::drivers::bench::nps(self.nodes, self.time)
+        crate::units::per_second(self.nodes, self.time)
     }
 }
 

@@ -13,6 +13,8 @@ use std::io::BufRead;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::units::{median, per_second};
+
 /// FFO #40-#59, one position per line, in order.
 const FFO_40_59: &str = include_str!("../../positions/ffo-40-59.obf");
 /// FFO #1-#19, one position per line, in order.
@@ -203,29 +205,7 @@ impl Row {
 
     /// Nodes per second of the median solve (nodes of the first solve over the median time).
     pub fn nps(&self) -> f64 {
-        nps(self.nodes, self.time)
-    }
-}
-
-/// Nodes per second; 0 for a zero duration.
-pub fn nps(nodes: u64, time: Duration) -> f64 {
-    let seconds = time.as_secs_f64();
-    if seconds > 0.0 {
-        nodes as f64 / seconds
-    } else {
-        0.0
-    }
-}
-
-/// The median of `times` (the mean of the middle two for an even count); zero when empty.
-pub fn median(times: &[Duration]) -> Duration {
-    let mut sorted = times.to_vec();
-    sorted.sort_unstable();
-    let n = sorted.len();
-    match n {
-        0 => Duration::ZERO,
-        _ if n % 2 == 1 => sorted[n / 2],
-        _ => (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
+        per_second(self.nodes, self.time)
     }
 }
 
@@ -263,7 +243,7 @@ impl BenchReport {
 
     /// Overall nodes per second: total nodes over total time.
     pub fn nps(&self) -> f64 {
-        nps(self.total_nodes(), self.total_time())
+        per_second(self.total_nodes(), self.total_time())
     }
 
     /// The rows whose score is wrong.
@@ -409,18 +389,6 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::search::SolveOptions;
-
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
-    }
-
-    #[test]
-    fn medians() {
-        assert_eq!(median(&[]), Duration::ZERO);
-        assert_eq!(median(&[ms(7)]), ms(7));
-        assert_eq!(median(&[ms(9), ms(1), ms(5)]), ms(5));
-        assert_eq!(median(&[ms(4), ms(1), ms(10), ms(2)]), ms(3));
-    }
 
     #[test]
     fn builtin_suites_are_numbered_from_their_first_position() {

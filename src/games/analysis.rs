@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 use super::{discs, Game, GameError, Reached};
 use crate::board::{Color, Position, Square};
 use crate::drivers::batch::{self, BatchError, Totals, Work};
-use crate::drivers::bench::nps;
 use crate::search::{
     Solution, SolveError, Solver, StopHandle, StopReason, Stopped, TooManyEmpties,
 };
+use crate::units::per_second;
 
 /// What to compute and how.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -380,13 +380,12 @@ pub struct GamesSummary {
 impl GamesSummary {
     /// Positions solved per second.
     pub fn solved_per_second(&self) -> f64 {
-        // The same rate as nodes per second, of positions.
-        nps(self.solved as u64, self.time)
+        per_second(self.solved as u64, self.time)
     }
 
     /// Nodes per second.
     pub fn nps(&self) -> f64 {
-        nps(self.nodes, self.time)
+        per_second(self.nodes, self.time)
     }
 
     fn add(&mut self, analysis: &GameAnalysis) {

@@ -9,13 +9,13 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::batch::{csv_field, csv_fields, fingerprint, milliseconds, plural, Written};
+use super::batch::{csv_field, csv_fields, fingerprint, plural, Written};
 use super::unfinished::{bounds_text, range_text};
-use super::{format_count, format_mnps, format_seconds};
 use crate::board::Square;
 use crate::drivers::analyze::{Analysis, Checked, Mismatch, Summary};
 use crate::notation::{format_board, format_obf, format_obf_final};
 use crate::search::{MoveScore, FEASIBLE_EMPTIES};
+use crate::units::{format_count, format_mnps, format_seconds, milliseconds};
 
 /// An output format of `osolve analyze`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::{format_count, format_mnps};
+use crate::units::{format_count, format_duration, format_mnps, per_second};
 
 /// `""` for one, `"s"` otherwise.
 pub fn plural(count: usize) -> &'static str {
@@ -13,11 +13,6 @@ pub fn plural(count: usize) -> &'static str {
     } else {
         "s"
     }
-}
-
-/// Milliseconds to the microsecond, as the JSON and CSV records write times.
-pub fn milliseconds(time: Duration) -> f64 {
-    (time.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break.
@@ -55,16 +50,6 @@ pub fn csv_fields(line: &str) -> Option<Vec<String>> {
     Some(fields)
 }
 
-/// A duration as people read it: `42 s`, `3m 05s`, `2h 07m`.
-pub fn format_duration(time: Duration) -> String {
-    let seconds = time.as_secs();
-    match seconds {
-        0..=59 => format!("{seconds} s"),
-        60..=3599 => format!("{}m {:02}s", seconds / 60, seconds % 60),
-        _ => format!("{}h {:02}m", seconds / 3600, seconds / 60 % 60),
-    }
-}
-
 /// The plain progress line written every few seconds without a terminal (no newline):
 /// `progress: 120/1000 positions (12%), 1.52G nodes, 15.3 Mn/s, 1m 05s elapsed, ETA 7m 56s`,
 /// counting `unit` (`positions`, `games`).
@@ -75,12 +60,7 @@ pub fn progress_line(
     nodes: u64,
     elapsed: Duration,
 ) -> String {
-    let seconds = elapsed.as_secs_f64();
-    let nps = if seconds > 0.0 {
-        nodes as f64 / seconds
-    } else {
-        0.0
-    };
+    let nps = per_second(nodes, elapsed);
     let count = match total {
         Some(total) if total > 0 => {
             format!("{done}/{total} {unit} ({}%)", done * 100 / total)

@@ -2,9 +2,9 @@
 //! the verdict) and JSON lines (one object per position, then a summary object). Every function
 //! returns a string ending with a newline; nothing here prints or runs a search.
 
-use super::format_thousands;
 use crate::drivers::bench::{BenchReport, Row, Verdict};
 use crate::search::BestMove;
+use crate::units::format_thousands;
 use std::fmt::Write as _;
 use std::time::Duration;
 

@@ -9,12 +9,14 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::batch::{csv_field, csv_fields, fingerprint, milliseconds, plural, Written};
-use super::{decimals_for, format_count, format_mnps, format_seconds, format_thousands};
+use super::batch::{csv_field, csv_fields, fingerprint, plural, Written};
 use crate::board::{Color, Square};
 use crate::games::analysis::{GameAnalysis, GameUnfinished, GamesSummary, MoveReport, Theoretical};
 use crate::games::{discs, Game};
 use crate::notation::format_board;
+use crate::units::{
+    decimals_for, format_count, format_mnps, format_seconds, format_thousands, milliseconds,
+};
 
 /// An output format of `osolve games`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 //! Reports of `osolve gen` and `osolve train`: the generation summary with throughput per
 //! number of empties, and the fit table with training and held-out errors per weight set.
 
-use super::{format_count, format_seconds};
 use crate::learn::gen::GenStats;
 use crate::learn::train::{SetReport, TrainStats};
+use crate::units::{format_count, format_seconds, per_second};
 
 /// The summary of a generation run: totals, then one row per number of empties.
 pub fn gen_summary(stats: &GenStats, threads: usize) -> String {
@@ -15,7 +15,7 @@ pub fn gen_summary(stats: &GenStats, threads: usize) -> String {
         format_count(stats.duplicates),
         format_seconds(seconds),
         threads,
-        stats.positions as f64 / seconds.max(1e-9),
+        per_second(stats.positions, stats.elapsed),
         format_count(stats.nodes),
     );
     if stats.unfinished > 0 {

@@ -1,5 +1,6 @@
-//! Output formats for people and programs: here the human diagram of a position, the compact
-//! numbers every report shares (node counts, times, rates) and the rows of `osolve perft`; in
+//! Output formats for people and programs: here the human diagram of a position, the work of a
+//! search as result lines end (nodes, time and rate, in the units of [`crate::units`]) and the
+//! rows of `osolve perft`; in
 //! the submodules the reports of each subcommand: [`solve`] (human and JSON), [`analyze`]
 //! (OBF, JSON lines, CSV), [`games`] and [`bench`](mod@bench), each for every rule set; board
 //! pictures ([`picture`]) drawn as SVG ([`svg`](mod@svg)) or as a
@@ -23,6 +24,7 @@ pub mod terms;
 pub mod unfinished;
 
 use crate::board::{Color, Position, Square};
+use crate::units::{format_count, format_mnps, format_seconds, per_second};
 
 /// The board as text: columns `a`..`h` across the top, rows `1`..`8` down the left side, black
 /// and white discs (`●` `○` with `unicode`, else `X` `O`), empty squares (`·` or `-`) and the legal
@@ -73,63 +75,13 @@ pub fn diagram(position: &Position, unicode: bool) -> String {
     text
 }
 
-/// A count with a comma between groups of three digits: `21,000,788`.
-pub fn format_thousands(count: u64) -> String {
-    let digits = count.to_string();
-    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            text.push(',');
-        }
-        text.push(c);
-    }
-    text
-}
-
-/// A count in at most 3 significant digits with an SI suffix: `812`, `12.3k`, `21.3M`, `6.56G`.
-pub fn format_count(count: u64) -> String {
-    const SUFFIXES: [&str; 5] = ["", "k", "M", "G", "T"];
-    if count < 1000 {
-        return count.to_string();
-    }
-    let (mut value, mut unit) = (count as f64, 0);
-    // Up while the value would round to 1000 or more: 999_960 is 1.00M, not 1000k.
-    while unit + 1 < SUFFIXES.len() && value >= 999.5 {
-        value /= 1000.0;
-        unit += 1;
-    }
-    format!("{value:.*}{}", decimals_for(value), SUFFIXES[unit])
-}
-
-/// Decimals that give 3 significant digits: 2 below 10, 1 below 100, else 0 (judged after
-/// rounding, so 9.996 prints as 10.0).
-fn decimals_for(value: f64) -> usize {
-    if value < 9.995 {
-        2
-    } else if value < 99.95 {
-        1
-    } else {
-        0
-    }
-}
-
-/// Seconds with two decimals and a unit: `0.84 s`.
-pub fn format_seconds(seconds: f64) -> String {
-    format!("{seconds:.2} s")
-}
-
-/// Millions of nodes per second with one decimal: `25.4 Mn/s`.
-pub fn format_mnps(nodes_per_second: f64) -> String {
-    format!("{:.1} Mn/s", nodes_per_second / 1e6)
-}
-
 /// The work of a search as reports end their result lines: `  nodes 21.3M  0.84 s  25.4 Mn/s`.
 pub fn work_text(nodes: u64, time: std::time::Duration) -> String {
     format!(
         "  nodes {}  {}  {}",
         format_count(nodes),
         format_seconds(time.as_secs_f64()),
-        format_mnps(crate::drivers::bench::nps(nodes, time)),
+        format_mnps(per_second(nodes, time)),
     )
 }
 
@@ -226,24 +178,6 @@ mod tests {
         let pass = Position::from_colors(0b011, 0b100, Color::White).unwrap();
         assert!(pass.board.moves() == 0 && pass.pass().board.moves() != 0);
         assert!(diagram(&pass, false).contains("white to move, must pass"));
-    }
-
-    #[test]
-    fn counts_keep_three_significant_digits() {
-        assert_eq!(format_count(0), "0");
-        assert_eq!(format_count(812), "812");
-        assert_eq!(format_count(999), "999");
-        assert_eq!(format_count(1_000), "1.00k");
-        assert_eq!(format_count(12_345), "12.3k");
-        assert_eq!(format_count(9_996), "10.0k");
-        assert_eq!(format_count(99_960), "100k");
-        assert_eq!(format_count(21_300_000), "21.3M");
-        assert_eq!(format_count(999_960), "1.00M");
-        assert_eq!(format_count(123_456_789), "123M");
-        assert_eq!(format_count(6_560_000_000), "6.56G");
-        assert_eq!(format_count(2_000_000_000_000), "2.00T");
-        assert_eq!(format_seconds(0.8449), "0.84 s");
-        assert_eq!(format_mnps(25_400_000.0), "25.4 Mn/s");
     }
 
     #[test]

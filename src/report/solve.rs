@@ -116,7 +116,7 @@ impl SolveRecord {
             }),
             nodes: solution.nodes,
             // Microsecond precision is plenty and keeps the line short.
-            time_ms: (solution.time.as_secs_f64() * 1e6).round() / 1e3,
+            time_ms: crate::units::milliseconds(solution.time),
             nps: solution.nps().round() as u64,
             threads: Some(solution.threads),
         };

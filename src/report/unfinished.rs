@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use super::terms::move_name;
 use super::{diagram, work_text};
 use crate::board::{Color, Position};
-use crate::drivers::bench::nps;
 use crate::drivers::show::Marked;
 use crate::notation::{format_board, Source};
 use crate::search::{Bounds, Unfinished};
+use crate::units::{milliseconds, per_second};
 
 /// Proven bounds for people: `score +38` when they meet, `score >= +2`, `score <= -4`,
 /// `-10 <= score <= -2`, `score unknown`; with WLD the results still possible: `result win`,
@@ -164,8 +164,8 @@ impl StoppedRecord {
             pv,
             final_discs: None,
             nodes: unfinished.nodes,
-            time_ms: (unfinished.time.as_secs_f64() * 1e6).round() / 1e3,
-            nps: nps(unfinished.nodes, unfinished.time).round() as u64,
+            time_ms: milliseconds(unfinished.time),
+            nps: per_second(unfinished.nodes, unfinished.time).round() as u64,
             threads: stopped.threads,
         }
     }

@@ -92,12 +92,7 @@ impl Solution {
 
     /// Nodes per second.
     pub fn nps(&self) -> f64 {
-        let s = self.time.as_secs_f64();
-        if s > 0.0 {
-            self.nodes as f64 / s
-        } else {
-            0.0
-        }
+        crate::units::per_second(self.nodes, self.time)
     }
 }
 
