@@ -16,8 +16,8 @@
 #
 # OUTDIR/CASE.out holds the command, its standard output, standard error, exit code and every
 # file the command wrote (binary files as their size and SHA-256). Masked: times, rates
-# (nodes/s, leaves/s, positions/s), ETAs, progress lines, the version's commit and CPU features,
-# and node counts. With OSOLVE_CORPUS_NODES=1 node counts are kept (one thread is
+# (nodes/s, leaves/s, positions/s), ETAs, progress lines, the version's commit and CPU features
+# (in --version and in every man page's title and version line), and node counts. With OSOLVE_CORPUS_NODES=1 node counts are kept (one thread is
 # deterministic: a refactoring that must not change the search keeps them too).
 #
 # Inputs are copied to a scratch directory that is the working directory of every case, so
@@ -98,6 +98,7 @@ bench_row='^( +[0-9]+ +[0-9]+ +[-+?0-9]+ +[-+0-9]+ +[a-z-][a-z0-9-])'
 mask_times='
 /^progress: /d
 s/osolve [0-9][0-9.]* \(commit [^)]*\)/osolve VERSION/
+s/\(commit [^)]*\)/(commit #)/g
 s/'"$bench_row"'( +[0-9,]+) +[0-9.]+ +[0-9.]+/\1\2  #  #/
 s/^( +[0-9]+ +[0-9]+) +[0-9.]+ s +[0-9.]+$/\1 # s #/
 s/ETA [0-9][0-9.]* *[a-z]*/ETA #/g
