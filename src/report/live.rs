@@ -4,15 +4,14 @@
 
 use crate::search::{BestMove, Progress, Stage};
 
-use super::batch::format_duration;
-use super::{format_count, format_mnps};
+use crate::units::{format_count, format_duration, format_mnps, per_second};
 
 /// What a progress event says after the time: nodes, speed, the proven bounds, the move held
 /// best and the stage: `nodes 61.2M  25.4 Mn/s  score in [-8, +2]  best d3  exact (-9, +3)`.
 /// Exact bounds read `score +38`; a selective pass adds its estimate (`estimate +4`), never a
 /// bound; scoring every move adds `moves 3/9`.
 pub fn progress_text(progress: &Progress) -> String {
-    let nps = crate::drivers::bench::nps(progress.nodes, progress.elapsed);
+    let nps = per_second(progress.nodes, progress.elapsed);
     let mut text = format!(
         "nodes {}  {}  {}",
         format_count(progress.nodes),
