@@ -34,9 +34,11 @@ fn games(args: &[&str]) -> Output {
         .expect("osolve runs")
 }
 
+/// The game records of a JSON lines output (an output file's first line records its options).
 fn json_records(output: &str) -> Vec<JsonRecord> {
     output
         .lines()
+        .filter(|line| !line.starts_with(r#"{"osolve_games":"#))
         .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect()
 }
@@ -200,9 +202,9 @@ fn ggf_and_transcripts_give_the_results_of_the_same_wthor_games() {
     }
 }
 
-/// A WThor file of the given records of WTH_2021.wtb (0-based), the last record's
-/// theoretical score replaced when `wrong` is set.
-fn wthor_subset(path: &Path, records: &[usize], wrong: Option<u8>) {
+/// A WThor file of the given records of WTH_2021.wtb (0-based), the theoretical score of
+/// the record at `wrong.0` in `records` replaced by `wrong.1` when `wrong` is set.
+fn wthor_subset(path: &Path, records: &[usize], wrong: Option<(usize, u8)>) {
     let bytes = fs::read(data("WTH_2021.wtb")).unwrap();
     let mut header = Header::parse(bytes[..HEADER_LEN].try_into().unwrap());
     header.games = records.len() as u32;
@@ -210,10 +212,8 @@ fn wthor_subset(path: &Path, records: &[usize], wrong: Option<u8>) {
     for (k, &i) in records.iter().enumerate() {
         let at = HEADER_LEN + i * RECORD_LEN;
         let mut record = Record::parse(bytes[at..at + RECORD_LEN].try_into().unwrap());
-        if k + 1 == records.len() {
-            if let Some(score) = wrong {
-                record.theoretical_score = score;
-            }
+        if let Some((_, score)) = wrong.filter(|&(at, _)| at == k) {
+            record.theoretical_score = score;
         }
         out.extend_from_slice(&record.to_bytes());
     }
@@ -227,7 +227,7 @@ fn wthor_subset(path: &Path, records: &[usize], wrong: Option<u8>) {
 fn theoretical_scores_of_2021_agree_and_a_wrong_one_is_listed_with_its_position() {
     let dir = temp_dir();
     let path = dir.path().join("cheap.wtb");
-    wthor_subset(&path, &[23, 20, 22, 20], Some(58));
+    wthor_subset(&path, &[23, 20, 22, 20], Some((3, 58)));
     let output = games(&[
         path.to_str().unwrap(),
         "--check-theoretical",
@@ -258,6 +258,108 @@ fn theoretical_scores_of_2021_agree_and_a_wrong_one_is_listed_with_its_position(
         // Only the check was asked for: one position solved, no moves scored.
         assert_eq!(record.solved, 1);
         assert!(record.played.is_empty());
+    }
+}
+
+/// Issue 26, broken 2-4: an output holding a disagreement, resumed with
+/// `--check-theoretical --resume`, ends with the verdict and exit code of one whole run, in
+/// every format; a resume with other options that change results is refused with one line
+/// and leaves the file as it was.
+#[test]
+fn a_resumed_check_counts_the_games_already_written_and_other_options_are_refused() {
+    let dir = temp_dir();
+    let path = dir.path().join("cheap.wtb");
+    // Games 24 and 21 of 2021 (14 thousand and 14 million nodes), twice; the first game 21
+    // records 58 instead of 60.
+    wthor_subset(&path, &[23, 20, 23, 20], Some((1, 58)));
+    let input = path.to_str().unwrap();
+    let disagreement = format!(
+        "{input}#2: theoretical score 58-6 recorded, exact 60-4 at 24 empties: {} X",
+        table()[20].pos24
+    );
+    for (format, name, kept_lines) in [
+        ("text", "out.txt", 0),
+        ("jsonl", "out.jsonl", 3),
+        ("csv", "out.csv", 4),
+    ] {
+        let out = dir.path().join(name);
+        let out = out.to_str().unwrap();
+        let run = |extra: &[&str]| {
+            let mut args = vec![input, "--check-theoretical", "-o", out, "--threads", "1"];
+            args.extend(extra);
+            let output = games(&args);
+            (output.status.code(), text(&output.stderr))
+        };
+        let (code, stderr) = run(&[]);
+        assert_eq!(code, Some(1), "{format}: {stderr}");
+        assert!(
+            stderr.contains("checked 4 games: 3 agree, 1 disagree"),
+            "{stderr}"
+        );
+        let full = fs::read_to_string(out).unwrap();
+        assert_eq!(
+            full.lines().next(),
+            Some(match format {
+                "jsonl" => r#"{"osolve_games":"--check-theoretical"}"#,
+                _ => "# osolve games --check-theoretical",
+            }),
+            "{format}"
+        );
+        // The options record, the CSV header and two games (the disagreement among them).
+        let kept = match kept_lines {
+            0 => full.match_indices("\n\n").nth(1).unwrap().0 + 2,
+            n => full.match_indices('\n').nth(n - 1).unwrap().0 + 1,
+        };
+        fs::write(out, &full[..kept]).unwrap();
+        let (code, stderr) = run(&["--resume"]);
+        assert_eq!(code, Some(1), "{format}: {stderr}");
+        assert!(
+            stderr.contains("2 already in the output"),
+            "{format}: {stderr}"
+        );
+        assert!(
+            stderr.contains("checked 4 games: 3 agree, 1 disagree"),
+            "{format}: {stderr}"
+        );
+        assert!(
+            stderr.contains(&format!("{disagreement} (already in the output)")),
+            "{format}: {stderr}"
+        );
+        assert_eq!(
+            fs::read_to_string(out).unwrap().lines().count(),
+            full.lines().count(),
+            "{format}"
+        );
+
+        // Other options: refused with one line, the file left byte for byte.
+        let before = fs::read(out).unwrap();
+        for (extra, message) in [
+            (
+                &["--from-end"][..],
+                "it was written without --from-end, this run is with --from-end",
+            ),
+            (
+                &["--empties", "20"][..],
+                "it was written without --empties, this run is with --empties 20",
+            ),
+        ] {
+            let mut args = vec![input, "-o", out, "--resume"];
+            args.extend(extra);
+            if extra[0] == "--from-end" {
+                args.push("--check-theoretical");
+            }
+            let output = games(&args);
+            assert_eq!(output.status.code(), Some(2), "{format}");
+            assert_eq!(
+                text(&output.stderr),
+                format!(
+                    "osolve: cannot resume {out}: {message} (results of other options would \
+                     be mixed)\n"
+                ),
+                "{format}"
+            );
+            assert_eq!(fs::read(out).unwrap(), before, "{format}");
+        }
     }
 }
 
@@ -498,7 +600,8 @@ fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
         "--threads",
         "2",
     ];
-    let (code, stderr) = interrupt_after(spawn("games", &args), &out, 3, "-INT");
+    // The record of the options, then three games.
+    let (code, stderr) = interrupt_after(spawn("games", &args), &out, 4, "-INT");
     assert_eq!(code, 130, "{stderr}");
     assert!(stderr.contains("interrupted: "), "{stderr}");
     assert!(
@@ -540,7 +643,8 @@ fn an_interrupted_run_resumed_equals_an_uninterrupted_one() {
             .collect::<Vec<_>>()
     };
     assert_eq!(stable_all(&out), stable_all(&whole));
-    assert_eq!(whole_lines(&whole), 320);
+    // The record of the options and 320 games.
+    assert_eq!(whole_lines(&whole), 321);
 }
 
 #[test]

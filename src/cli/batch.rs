@@ -129,7 +129,8 @@ impl Output {
 /// written with the default options (as every output before the record existed).
 pub struct ResultOptions {
     /// Each option that changes a result: its flag (`--wld`), its value in this run (`None`
-    /// for a flag not given) and its default value (`None` for a flag).
+    /// when not given; an empty value for a flag given) and its default value (`None` for a
+    /// flag, or an option such as `--empties N` whose absence is its default).
     pub options: Vec<(&'static str, Option<String>, Option<&'static str>)>,
     /// Formats the record for the output (with its newline) from the canonical text.
     pub write: fn(&str) -> String,
@@ -148,7 +149,8 @@ impl ResultOptions {
                 (Some(value), Some(default)) if value != default => {
                     parts.push(format!("{flag} {value}"))
                 }
-                (Some(_), None) => parts.push(flag.to_string()),
+                (Some(value), None) if value.is_empty() => parts.push(flag.to_string()),
+                (Some(value), None) => parts.push(format!("{flag} {value}")),
                 _ => {}
             }
         }
@@ -171,7 +173,8 @@ impl ResultOptions {
         match (value, default) {
             (Some(value), Some(_)) => format!("with {flag} {value}"),
             (None, Some(default)) => format!("with {flag} {default}"),
-            (Some(_), None) => format!("with {flag}"),
+            (Some(""), None) => format!("with {flag}"),
+            (Some(value), None) => format!("with {flag} {value}"),
             (None, None) => format!("without {flag}"),
         }
     }
@@ -201,20 +204,15 @@ impl ResultOptions {
             let then = match (recorded, default) {
                 (None, _) => None,
                 (Some(v), Some(_)) => v.map(str::to_string),
-                (Some(_), None) => Some(String::new()),
+                (Some(v), None) => Some(v.unwrap_or_default().to_string()),
             };
             let now = match (value, default) {
                 (Some(v), Some(d)) if v == d => None,
-                (Some(v), Some(_)) => Some(v.clone()),
-                (Some(_), None) => Some(String::new()),
+                (Some(v), _) => Some(v.clone()),
                 (None, _) => None,
             };
             if then != now {
-                let as_text = |v: &Option<String>| match (v, default) {
-                    (Some(v), Some(_)) => Self::describe(flag, Some(v), *default),
-                    (Some(_), None) => Self::describe(flag, Some(""), None),
-                    (None, d) => Self::describe(flag, None, *d),
-                };
+                let as_text = |v: &Option<String>| Self::describe(flag, v.as_deref(), *default);
                 return Some(format!(
                     "it was written {}, this run is {} (results of other options would be mixed)",
                     as_text(&then),

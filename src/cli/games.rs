@@ -157,18 +157,37 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         target.refuse_inputs("--svg", inputs_read())?;
         target.prepare("--svg")?;
     }
-    // Nothing recorded yet: the games' options that change results are not compared.
+    // The options that change what a record says, recorded in a file output.
     let result_options = ResultOptions {
-        options: Vec::new(),
-        write: |_| String::new(),
-        read: |_| None,
+        options: vec![
+            ("--empties", args.empties.map(|n| n.to_string()), None),
+            (
+                "--check-theoretical",
+                args.check_theoretical.then(String::new),
+                None,
+            ),
+            ("--from-end", args.from_end.then(String::new), None),
+        ],
+        write: match format {
+            Format::Text => |text| report::options_record(Format::Text, text),
+            Format::Jsonl => |text| report::options_record(Format::Jsonl, text),
+            Format::Csv => |text| report::options_record(Format::Csv, text),
+        },
+        read: match format {
+            Format::Text => |line| report::read_options_record(Format::Text, line),
+            Format::Jsonl => |line| report::read_options_record(Format::Jsonl, line),
+            Format::Csv => |line| report::read_options_record(Format::Csv, line),
+        },
     };
+    // The theoretical scores of the games a resumed output holds, to count them in the
+    // verdict as an uninterrupted run would.
+    let mut recorded = Vec::new();
     let mut output = open_output(
         batch,
         format.header(),
         &format,
         &result_options,
-        |reader, _| report::written(format, reader),
+        |reader, first_line| report::written_from(format, reader, first_line, Some(&mut recorded)),
     )?;
     let options = GamesOptions {
         empties: args.empties,
@@ -186,6 +205,9 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         "games",
     );
     let mut sink = CliSink {
+        recorded: recorded.into_iter(),
+        resumed_check: GamesSummary::default(),
+        from_end: args.from_end,
         output,
         format,
         pictures,
@@ -207,10 +229,12 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
     {
         write_file(path, players_file(format, &players.sorted()).as_bytes())?;
     }
-    let summary = match end_run(batch, &mut sink.output, result, ("game", "games"), ended)? {
+    let mut summary = match end_run(batch, &mut sink.output, result, ("game", "games"), ended)? {
         Ok(summary) => summary,
         Err(code) => return Ok(code),
     };
+    // The verdict of the whole output: the resumed games count as if checked now.
+    summary.merge_resumed(std::mem::take(&mut sink.resumed_check));
     if batch.quiet {
         if args.check_theoretical {
             eprintln!("{}", report::check_verdict(&summary));
@@ -231,6 +255,12 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
 /// Writes each finished game (and its picture) and keeps the progress and the players'
 /// statistics up to date.
 struct CliSink {
+    /// The theoretical score each game of a resumed output records, in order.
+    recorded: std::vec::IntoIter<Option<u32>>,
+    /// The theoretical-score check of those games.
+    resumed_check: GamesSummary,
+    /// `--from-end`: where the position of a game that ended early is.
+    from_end: bool,
     output: Output,
     format: Format,
     /// Where the pictures go (`--svg DIR`).
@@ -248,7 +278,15 @@ impl batch::Sink<GameWork> for CliSink {
         let key = report::key(self.format, game);
         self.output.resumed.confirm(&key, "game", || {
             format!("{}: {}", game.id, game.transcript())
-        })
+        })?;
+        let exact = self.recorded.next().flatten();
+        if let Some(d) = self.resumed_check.add_resumed(game, exact, self.from_end) {
+            let line = report::disagreement_line(&d.game, &d.theoretical);
+            self.output
+                .progress
+                .message(&format!("{line} (already in the output)"));
+        }
+        Ok(())
     }
 
     fn done(&mut self, analysis: GameAnalysis) -> io::Result<()> {

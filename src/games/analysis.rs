@@ -429,6 +429,56 @@ impl GamesSummary {
     }
 }
 
+impl GamesSummary {
+    /// Counts in the theoretical-score check a game that a resumed output already holds, as
+    /// [`analyze_games`] counted it when it was solved: `exact` is black's exact discs at the
+    /// database's depth that its record gives (`None` when it gives none: not asked, or a
+    /// search reached a limit), `from_end` as in [`GamesOptions`]. Returns the disagreement
+    /// with the database, if any (also added to `disagreements`).
+    pub fn add_resumed(
+        &mut self,
+        game: &Game,
+        exact: Option<u32>,
+        from_end: bool,
+    ) -> Option<&Disagreement> {
+        match (game.recorded, exact) {
+            (Some(record), Some(exact)) => {
+                self.checked += 1;
+                let theoretical = Theoretical {
+                    depth: record.depth,
+                    recorded: record.theoretical_black,
+                    exact,
+                    position: game.start_at(record.depth, from_end).map(|r| r.position),
+                };
+                if theoretical.agrees() {
+                    return None;
+                }
+                self.disagreements.push(Disagreement {
+                    game: game.id.to_string(),
+                    theoretical,
+                });
+                self.disagreements.last()
+            }
+            (None, _) => {
+                self.unchecked += 1;
+                None
+            }
+            (Some(_), None) => None,
+        }
+    }
+
+    /// Adds the theoretical-score check of `before` (the games a resumed output already
+    /// holds, counted by [`GamesSummary::add_resumed`]) to this run's, so that the verdict is
+    /// that of the whole output; their disagreements come first, in input order.
+    pub fn merge_resumed(&mut self, before: GamesSummary) {
+        self.checked += before.checked;
+        self.unchecked += before.unchecked;
+        let mut disagreements = before.disagreements;
+        disagreements.append(&mut self.disagreements);
+        self.disagreements = disagreements;
+    }
+}
+
 /// 0 for black, 1 for white.
 pub fn color_index(color: Color) -> usize {
     match color {

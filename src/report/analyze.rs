@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::batch::{csv_field, csv_fields, fingerprint, plural, Written};
+use super::batch::{self, csv_field, csv_fields, fingerprint, plural, RecordStyle, Written};
 use super::unfinished::{bounds_text, range_text};
 use crate::board::Square;
 use crate::drivers::analyze::{Analysis, Checked, Mismatch, Summary};
@@ -47,6 +47,15 @@ impl Format {
             Format::Obf | Format::Jsonl => "",
         }
     }
+
+    /// How the output's first line records its options (see [`options_record`]).
+    fn record_style(self) -> RecordStyle {
+        match self {
+            Format::Obf => RecordStyle::Comment("%"),
+            Format::Csv => RecordStyle::Comment("#"),
+            Format::Jsonl => RecordStyle::Json,
+        }
+    }
 }
 
 impl fmt::Display for Format {
@@ -64,33 +73,13 @@ impl fmt::Display for Format {
 /// in OBF (`% osolve analyze --wld`, which readers of positions skip) and CSV (`# osolve
 /// analyze --wld`), an object of its own in JSON lines (`{"osolve_analyze":"--wld"}`).
 pub fn options_record(format: Format, options: &str) -> String {
-    match format {
-        Format::Obf => format!("% osolve analyze {options}\n"),
-        Format::Csv => format!("# osolve analyze {options}\n"),
-        Format::Jsonl => format!(
-            "{{\"osolve_analyze\":{}}}\n",
-            serde_json::to_string(options).expect("a string serializes")
-        ),
-    }
+    batch::options_record("analyze", format.record_style(), options)
 }
 
 /// The options an [`options_record`] line (without its newline) names; `None` when the line
 /// is not one.
 pub fn read_options_record(format: Format, line: &str) -> Option<String> {
-    match format {
-        Format::Obf => line.strip_prefix("% osolve analyze ").map(str::to_string),
-        Format::Csv => line.strip_prefix("# osolve analyze ").map(str::to_string),
-        Format::Jsonl => {
-            #[derive(Deserialize)]
-            #[serde(deny_unknown_fields)]
-            struct Record {
-                osolve_analyze: String,
-            }
-            serde_json::from_str::<Record>(line)
-                .ok()
-                .map(|r| r.osolve_analyze)
-        }
-    }
+    batch::read_options_record("analyze", format.record_style(), line)
 }
 
 /// The first line of a CSV output.

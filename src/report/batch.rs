@@ -6,6 +6,51 @@ use std::time::Duration;
 
 use crate::units::{format_count, format_duration, format_mnps, per_second};
 
+/// How an output's first line records the options that changed its results: a comment line
+/// starting with this text (`%` in OBF, `#` in CSV and text), or a JSON object of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordStyle {
+    /// `<prefix> osolve <command> <options>`.
+    Comment(&'static str),
+    /// `{"osolve_<command>":"<options>"}`.
+    Json,
+}
+
+/// The line recording the options of `command` (`analyze`, `games`) that change results
+/// (`--wld --rules reversi`), with its newline: `% osolve analyze --wld`,
+/// `# osolve games --empties 18`, `{"osolve_analyze":"--wld"}`.
+pub fn options_record(command: &str, style: RecordStyle, options: &str) -> String {
+    match style {
+        RecordStyle::Comment(prefix) => format!("{prefix} osolve {command} {options}\n"),
+        RecordStyle::Json => format!(
+            "{{\"osolve_{command}\":{}}}\n",
+            serde_json::to_string(options).expect("a string serializes")
+        ),
+    }
+}
+
+/// The options an [`options_record`] line of `command` (without its newline) names; `None`
+/// when the line is not one.
+pub fn read_options_record(command: &str, style: RecordStyle, line: &str) -> Option<String> {
+    match style {
+        RecordStyle::Comment(prefix) => line
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix(" osolve "))
+            .and_then(|rest| rest.strip_prefix(command))
+            .and_then(|rest| rest.strip_prefix(' '))
+            .map(str::to_string),
+        RecordStyle::Json => {
+            let map: std::collections::BTreeMap<String, String> =
+                serde_json::from_str(line).ok()?;
+            let key = format!("osolve_{command}");
+            match map.len() {
+                1 => map.get(&key).cloned(),
+                _ => None,
+            }
+        }
+    }
+}
+
 /// `""` for one, `"s"` otherwise.
 pub fn plural(count: usize) -> &'static str {
     if count == 1 {
@@ -124,6 +169,28 @@ mod tests {
         );
         let line = progress_line(3, None, "games", 0, Duration::from_secs(4000));
         assert_eq!(line, "progress: 3 games, 0 nodes, 0.0 Mn/s, 1h 06m elapsed");
+    }
+
+    #[test]
+    fn options_records_read_back() {
+        for style in [RecordStyle::Comment("%"), RecordStyle::Json] {
+            let line = options_record("games", style, "--empties 18 --from-end");
+            let read = read_options_record("games", style, line.trim_end());
+            assert_eq!(read.as_deref(), Some("--empties 18 --from-end"), "{line}");
+            assert_eq!(read_options_record("analyze", style, line.trim_end()), None);
+        }
+        assert_eq!(
+            options_record("analyze", RecordStyle::Json, "--wld"),
+            "{\"osolve_analyze\":\"--wld\"}\n"
+        );
+        assert_eq!(
+            read_options_record(
+                "analyze",
+                RecordStyle::Json,
+                r#"{"osolve_analyze":"--wld","x":"y"}"#
+            ),
+            None
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::batch::{csv_field, csv_fields, fingerprint, plural, Written};
+use super::batch::{self, csv_field, csv_fields, fingerprint, plural, RecordStyle, Written};
 use crate::board::{Color, Square};
 use crate::games::analysis::{GameAnalysis, GameUnfinished, GamesSummary, MoveReport, Theoretical};
 use crate::games::{discs, Game};
@@ -48,6 +48,28 @@ impl Format {
             Format::Text | Format::Jsonl => "",
         }
     }
+
+    /// How the output's first line records its options (see [`options_record`]).
+    fn record_style(self) -> RecordStyle {
+        match self {
+            Format::Text | Format::Csv => RecordStyle::Comment("#"),
+            Format::Jsonl => RecordStyle::Json,
+        }
+    }
+}
+
+/// The line recording the options that change results (`--empties 18 --check-theoretical
+/// --from-end`, see `osolve games --help`), with its newline, as the first line of an output:
+/// a comment in text and CSV (`# osolve games --empties 18`), an object of its own in JSON
+/// lines (`{"osolve_games":"--empties 18"}`).
+pub fn options_record(format: Format, options: &str) -> String {
+    batch::options_record("games", format.record_style(), options)
+}
+
+/// The options an [`options_record`] line (without its newline) names; `None` when the line
+/// is not one.
+pub fn read_options_record(format: Format, line: &str) -> Option<String> {
+    batch::read_options_record("games", format.record_style(), line)
 }
 
 impl fmt::Display for Format {
@@ -597,8 +619,14 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
     }
     if let Some(n) = empties {
         let not_reached = summary.analysed - summary.reached;
+        // The moves of the games a resumed output holds are not read back: say so.
+        let whose = if summary.resumed > 0 {
+            " (the games analysed in this run)"
+        } else {
+            ""
+        };
         text.push_str(&format!(
-            "from {n} empties: {} game{} ({} ended before){}\n",
+            "from {n} empties{whose}: {} game{} ({} ended before){}\n",
             thousands(summary.reached),
             plural(summary.reached),
             not_reached,
@@ -688,18 +716,27 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
     text
 }
 
-/// Reads back, as a stream, the games an output in `format` already holds. A record cut short
-/// by an interruption (a JSON or CSV line without its newline, a text block without its blank
-/// line) is not counted. An error says which line is not a record of this format.
-pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, String> {
+/// Reads back, as a stream, the games an output in `format` already holds, from its line
+/// `first_line` on (the lines before it held the [`options_record`]). A record cut short by an
+/// interruption (a JSON or CSV line without its newline, a text block without its blank line)
+/// is not counted. With `theoretical`, also the exact theoretical score (black's discs) each
+/// whole record gives, in order (`None` where it gives none). An error says which line is not
+/// a record of this format.
+pub fn written_from(
+    format: Format,
+    mut reader: impl BufRead,
+    first_line: usize,
+    mut theoretical: Option<&mut Vec<Option<u32>>>,
+) -> Result<Written, String> {
     let mut keys = Vec::new();
     let mut offset = 0u64;
     let mut keep = 0u64;
     let mut has_header = format.header().is_empty();
-    // Text: the lines of the block being read.
+    // Text: the lines of the block being read, and its theoretical score.
     let mut block: Vec<String> = Vec::new();
+    let mut block_exact = None;
     let mut line = Vec::new();
-    for number in 1.. {
+    for number in first_line.. {
         line.clear();
         let read = reader
             .read_until(b'\n', &mut line)
@@ -711,7 +748,7 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
         let text =
             std::str::from_utf8(&line).map_err(|_| format!("line {number} is not UTF-8 text"))?;
         let not_a_record = || format!("line {number} is not a game record in {format}");
-        match format {
+        let exact = match format {
             Format::Text if text.is_empty() => {
                 if block.len() < 2 {
                     return Err(not_a_record());
@@ -719,25 +756,37 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
                 keys.push(fingerprint(&format!("{}\n{}\n", block[0], block[1])));
                 block.clear();
                 keep = offset;
+                Some(block_exact.take())
             }
             Format::Text => {
                 if block.is_empty() == text.starts_with(' ') {
                     return Err(not_a_record());
                 }
+                if let Some(rest) = text.strip_prefix("  theoretical ") {
+                    block_exact = text_theoretical_exact(rest);
+                }
                 block.push(text.to_string());
+                None
             }
             Format::Jsonl => {
                 let record: JsonRecord =
                     serde_json::from_str(text).map_err(|e| format!("{}: {e}", not_a_record()))?;
                 keys.push(fingerprint(&format!("{} {}", record.game, record.moves)));
                 keep = offset;
+                Some(
+                    record
+                        .theoretical
+                        .and_then(|t| t.exact)
+                        .map(|discs| discs.black),
+                )
             }
-            Format::Csv if number == 1 => {
+            Format::Csv if number == first_line => {
                 if text != CSV_HEADER.trim_end() {
-                    return Err("line 1 is not the games CSV header".to_string());
+                    return Err(format!("line {number} is not the games CSV header"));
                 }
                 has_header = true;
                 keep = offset;
+                None
             }
             Format::Csv => {
                 let columns = CSV_HEADER.split(',').count();
@@ -746,7 +795,16 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
                     .ok_or_else(not_a_record)?;
                 keys.push(fingerprint(&format!("{} {}", fields[0], fields[4])));
                 keep = offset;
+                let exact = &fields[12];
+                Some(if exact.is_empty() {
+                    None
+                } else {
+                    Some(exact.parse().map_err(|_| not_a_record())?)
+                })
             }
+        };
+        if let (Some(exact), Some(all)) = (exact, theoretical.as_deref_mut()) {
+            all.push(exact);
         }
     }
     Ok(Written {
@@ -754,6 +812,13 @@ pub fn written(format: Format, mut reader: impl BufRead) -> Result<Written, Stri
         keep,
         has_header,
     })
+}
+
+/// Black's exact discs in a text block's theoretical line after `  theoretical `:
+/// `29-35 at 24 empties (recorded), exact 29-35: agrees` gives 29; `None` without the exact part.
+fn text_theoretical_exact(line: &str) -> Option<u32> {
+    let (_, exact) = line.split_once("(recorded), exact ")?;
+    exact.split_once('-')?.0.parse().ok()
 }
 
 #[cfg(test)]
@@ -834,14 +899,16 @@ mod tests {
             );
             let first = (format.header().len() + record(format, &all[0]).len()) as u64;
             let cut = &whole[..whole.len() - 3];
-            let w = written(format, cut.as_bytes()).unwrap();
+            let mut exact = Vec::new();
+            let w = written_from(format, cut.as_bytes(), 1, Some(&mut exact)).unwrap();
+            assert_eq!(exact, [None], "{format}");
             assert_eq!(
                 w.keys,
                 [fingerprint(&key(format, &all[0].game))],
                 "{format}"
             );
             assert_eq!(w.keep, first, "{format}");
-            let w = written(format, whole.as_bytes()).unwrap();
+            let w = written_from(format, whole.as_bytes(), 1, None).unwrap();
             assert_eq!(w.keys.len(), 2, "{format}");
             assert_eq!(
                 w.keys[1],
@@ -850,11 +917,13 @@ mod tests {
             );
             assert_eq!(w.keep, whole.len() as u64, "{format}");
         }
-        assert!(written(Format::Jsonl, &b"{}\n"[..])
+        assert!(written_from(Format::Jsonl, &b"{}\n"[..], 1, None)
             .unwrap_err()
             .contains("line 1"));
-        assert!(written(Format::Text, &b"  indented\n\n"[..]).is_err());
-        assert!(written(Format::Csv, &b"a,b\n"[..]).is_err());
+        assert!(written_from(Format::Text, &b"  indented\n\n"[..], 1, None).is_err());
+        assert!(written_from(Format::Csv, &b"a,b\n"[..], 2, None)
+            .unwrap_err()
+            .contains("line 2"));
     }
 
     #[test]
