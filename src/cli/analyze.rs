@@ -7,6 +7,7 @@
 //! each position's picture, with its move scores, goes to DIR.
 
 use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output, ResultOptions};
+use super::estimate::EstimateArgs;
 use super::show::{write_svg, PictureTarget};
 use super::variant::VariantArgs;
 use super::{interrupt, open_input, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
@@ -75,6 +76,8 @@ pub struct AnalyzeArgs {
     svg: Option<PathBuf>,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    estimate: EstimateArgs,
 }
 
 /// Runs the subcommand: exit 0 when all went well, 1 when `--check` found a wrong score, 2
@@ -84,6 +87,13 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     args.batch.normalize();
     // The signal handler goes in before anything can take long.
     interrupt();
+    if let Some(refusal) = args
+        .estimate
+        .refusal(args.wld, &args.limits, args.variant.variant())
+    {
+        eprintln!("osolve: {refusal}");
+        return Ok(EXIT_BAD_INPUT);
+    }
     let batch = &args.batch;
     let shard = batch.shard()?;
     // Every input is opened once before anything is written: a typo should not cost a run.
@@ -121,6 +131,13 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         options: vec![
             ("--best-only", args.best_only.then(String::new), None),
             ("--wld", args.wld.then(String::new), None),
+            // Estimates are never mixed with exact scores, nor with other depths' ("" is the
+            // default: no --depth).
+            (
+                "--depth",
+                args.estimate.depth.map(|d| d.to_string()),
+                Some(""),
+            ),
             (
                 "--rules",
                 Some(value_name(args.variant.rules)),
@@ -169,6 +186,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         parallel_max_empties: driver.parallel_max_empties,
         limits: args.limits.limits(),
         force: args.limits.force,
+        depth: args.estimate.depth,
     };
     batch.show_progress(
         &mut output,
@@ -205,6 +223,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     summary.correct += before.correct;
     summary.wrong += before.wrong;
     summary.unchecked += before.unchecked;
+    summary.estimated += before.estimated;
     if batch.quiet {
         if args.check {
             eprintln!("{}", report::check_verdict(&summary));
@@ -267,6 +286,11 @@ impl Sink for CliSink {
         };
         let tally = &mut self.resumed_check;
         if recorded.unfinished {
+            return Ok(());
+        }
+        // Exactness is absolute: estimates are never checked, as in an uninterrupted run.
+        if recorded.estimate {
+            tally.estimated += 1;
             return Ok(());
         }
         match check_scores(parsed, &recorded.moves, recorded.best_score, options) {

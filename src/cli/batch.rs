@@ -171,6 +171,8 @@ impl ResultOptions {
     /// How an option reads in a message: `with --wld`, `without --wld`, `with --rules reversi`.
     fn describe(flag: &str, value: Option<&str>, default: Option<&str>) -> String {
         match (value, default) {
+            // An empty default is the option's absence (`--depth N` or exact scores).
+            (None | Some(""), Some("")) => format!("without {flag}"),
             (Some(value), Some(_)) => format!("with {flag} {value}"),
             (None, Some(default)) => format!("with {flag} {default}"),
             (Some(""), None) => format!("with {flag}"),

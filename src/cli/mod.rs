@@ -5,6 +5,7 @@
 mod analyze;
 mod batch;
 mod bench;
+mod estimate;
 mod games;
 mod gen;
 mod gtp;

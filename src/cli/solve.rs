@@ -266,6 +266,7 @@ impl EachSink for Printer<'_> {
                     wld: self.wld,
                     threads: self.threads,
                     unfinished: &unfinished,
+                    estimate: None,
                 };
                 stopped_report(source, &stopped, self.format)
             }

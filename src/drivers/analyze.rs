@@ -1,7 +1,9 @@
 //! Batch analysis of positions: every legal move's exact score (or the best ones, or WLD) for
 //! each parsed position, checked against the inputs' annotations when asked; a position that
 //! reaches a per-position limit is reported unfinished, with bounds, and positions too deep to
-//! finish without a limit are refused. The scheduling, ordering, sharding, resuming and
+//! finish without a limit are refused. With a depth, every move's score is instead estimated by
+//! the middle-game search to that depth ([`crate::engine::estimate`]): such an analysis says so
+//! ([`Exactness::Estimate`]), is never checked and never refused. The scheduling, ordering, sharding, resuming and
 //! stopping are the shared driver's ([`crate::drivers::batch`]); this module says what one position's
 //! analysis is and totals the run into a [`Summary`].
 //!
@@ -18,10 +20,15 @@ use crate::drivers::batch::{self, Totals, Work};
 pub use crate::drivers::batch::{
     BatchError as AnalyzeError, Shard, ShardError, PARALLEL_MAX_EMPTIES,
 };
+use crate::engine::estimate::{EstimateError, Estimator};
 use crate::notation::{open_path, ParseError, Parsed, Source};
 use crate::search::{
-    Bounds, Limits, MoveScore, SolveError, Solver, StopHandle, Stopped, TooManyEmpties,
+    Bounds, Exactness, Limits, MoveScore, SolveError, Solver, StopHandle, Stopped, TooManyEmpties,
 };
+
+/// The table of each estimate's search in MiB (a fresh one per position: estimates of one
+/// position do not need another's entries, and it keeps memory within the solver's own).
+pub const ESTIMATE_HASH_MB: usize = 16;
 
 /// What to compute and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +60,10 @@ pub struct AnalyzeOptions {
     /// without a limit (otherwise those [`Solver::check_feasible`] rejects are refused: see
     /// [`Sink::refused`]).
     pub force: bool,
+    /// Estimate every move by a search of this many plies (Othello rules with official scoring
+    /// only) instead of solving: the analyses are marked [`Exactness::Estimate`], never
+    /// checked, never refused.
+    pub depth: Option<u32>,
 }
 
 impl Default for AnalyzeOptions {
@@ -69,6 +80,7 @@ impl Default for AnalyzeOptions {
             parallel_max_empties: PARALLEL_MAX_EMPTIES,
             limits: Limits::NONE,
             force: false,
+            depth: None,
         }
     }
 }
@@ -122,6 +134,9 @@ pub struct Analysis {
     /// moves are then only those proven (every move's exact score, or with `best_only` moves
     /// proven to reach the exact best score), best first.
     pub unfinished: Option<Bounds>,
+    /// Proven, or estimated at a depth (`--depth`): then the scores are estimates, never
+    /// written as proven scores and never checked.
+    pub exactness: Exactness,
 }
 
 impl Analysis {
@@ -156,6 +171,8 @@ pub struct Summary {
     pub unchecked: usize,
     /// Positions a limit stopped before they were finished (reported with bounds).
     pub unfinished: usize,
+    /// Positions whose scores are estimates (a depth-limited search; never checked).
+    pub estimated: usize,
     /// Positions refused: too many empties for an exact analysis without a limit.
     pub refused: usize,
     /// The run was stopped (a stop handle fired) before the end of the input.
@@ -240,6 +257,9 @@ pub fn analyze_position(
     index: usize,
     options: &AnalyzeOptions,
 ) -> Result<Analysis, Stopped> {
+    if let Some(depth) = options.depth {
+        return estimate_position(solver, parsed, index, depth, options);
+    }
     let start = Instant::now();
     let position = parsed.position;
     let final_score = |score: i32| if options.wld { score.signum() } else { score };
@@ -269,6 +289,7 @@ pub fn analyze_position(
         time: Duration::ZERO,
         check: None,
         unfinished: None,
+        exactness: Exactness::Exact,
     };
     match result {
         Ok((moves, best_score, best_moves, nodes)) => {
@@ -288,6 +309,53 @@ pub fn analyze_position(
             analysis.nodes = unfinished.nodes;
             analysis.unfinished = Some(unfinished.bounds);
         }
+    }
+    analysis.time = start.elapsed();
+    Ok(analysis)
+}
+
+/// [`analyze_position`] with a depth: every move's estimated score at `depth` plies (the best
+/// alone with `best_only`), the stop of `solver`'s handle stopping it. A finished game is its
+/// exact final score, and the only analysis of the run that may be checked.
+fn estimate_position(
+    solver: &mut Solver,
+    parsed: &Parsed,
+    index: usize,
+    depth: u32,
+    options: &AnalyzeOptions,
+) -> Result<Analysis, Stopped> {
+    let start = Instant::now();
+    let position = parsed.position;
+    let mut estimator = Estimator::new(ESTIMATE_HASH_MB.min(options.hash_mb.max(1)));
+    let handle = solver.stop_handle();
+    let estimated = match estimator.score_moves(&position, depth, options.best_only, Some(&handle))
+    {
+        Ok(estimated) => estimated,
+        Err(EstimateError::Stopped(stopped)) => return Err(stopped),
+        Err(EstimateError::Rules) => {
+            unreachable!("the command line refuses --depth under other rules or scoring")
+        }
+    };
+    let best_score = estimated
+        .moves
+        .first()
+        .map_or_else(|| position.board.final_score(), |m| m.score);
+    let mut analysis = Analysis {
+        index,
+        source: parsed.source.clone(),
+        position,
+        best_moves: best_moves_of(&estimated.moves, best_score),
+        moves: estimated.moves,
+        best_score,
+        nodes: estimated.nodes,
+        time: Duration::ZERO,
+        check: None,
+        unfinished: None,
+        exactness: estimated.exactness,
+    };
+    // Only a finished game's final score is exact: it alone can be checked.
+    if options.check && analysis.exactness == Exactness::Exact {
+        analysis.check = check(parsed, &analysis, options);
     }
     analysis.time = start.elapsed();
     Ok(analysis)
@@ -321,7 +389,8 @@ pub fn check_scores(
     best_score: i32,
     options: &AnalyzeOptions,
 ) -> Option<Vec<Mismatch>> {
-    // Scores of a depth-limited search (`% search depth N`) are not exact: nothing to check.
+    // Scores of a depth-limited search (`% search depth N`, `% estimate (depth N)`) are not
+    // exact: nothing to check them against.
     if parsed.search_depth.is_some() {
         return None;
     }
@@ -436,7 +505,8 @@ impl Work for PositionWork<'_> {
     }
 
     fn feasible(&self, checker: &mut Solver, parsed: &Parsed) -> Result<(), TooManyEmpties> {
-        if self.0.force {
+        // An estimate's search has a fixed depth: it always finishes.
+        if self.0.force || self.0.depth.is_some() {
             Ok(())
         } else {
             checker.check_feasible(&parsed.position)
@@ -467,6 +537,8 @@ impl<'a, 'o> batch::Sink<PositionWork<'o>> for Tally<'a> {
         summary.nodes += analysis.nodes;
         match &analysis.check {
             _ if analysis.unfinished.is_some() => summary.unfinished += 1,
+            // Exactness is absolute: an estimate is never counted as checked.
+            _ if analysis.exactness != Exactness::Exact => summary.estimated += 1,
             Some(mismatches) if mismatches.is_empty() => {
                 summary.checked += 1;
                 summary.correct += 1;
@@ -664,5 +736,36 @@ d3c5c6e3b5b7f2c3c7b6a6a7b3c8f6c4a8a2f3b8b4a3a4a5b2d7d6c1d8f5g6g3c2e1e2f4g2f1g5e7
             assert_eq!(m.score, exact.score.signum());
         }
         assert_eq!(wld.check, Some(Vec::new()));
+    }
+
+    /// Exactness is absolute: with a depth every position (none is a finished game) is an
+    /// estimate, and `check` counts none of them (line 4's annotation B2:+4 is wrong, yet no
+    /// estimate is found wrong or right).
+    #[test]
+    fn estimates_are_marked_and_never_checked() {
+        let options = AnalyzeOptions {
+            threads: 2,
+            hash_mb: 4,
+            check: true,
+            depth: Some(4),
+            ..AnalyzeOptions::default()
+        };
+        let (events, summary) = run(&options);
+        assert_eq!(events.len(), 4, "{events:?}");
+        assert_eq!((summary.positions, summary.bad_lines), (3, 1));
+        assert_eq!((summary.checked, summary.correct, summary.wrong), (0, 0, 0));
+        assert_eq!((summary.estimated, summary.unchecked), (3, 0));
+        let parsed = parse_text(LINES.lines().next().unwrap(), Source::inline()).unwrap();
+        let mut solver = Solver::new(SolveOptions {
+            threads: 1,
+            hash_mb: 4,
+            ..SolveOptions::default()
+        })
+        .unwrap();
+        let analysis = analyze_position(&mut solver, &parsed, 0, &options).unwrap();
+        assert_eq!(analysis.exactness, Exactness::Estimate { depth: 4 });
+        assert_eq!(analysis.check, None);
+        assert_eq!(analysis.moves.len(), 8);
+        assert_eq!(analysis.best_score, analysis.moves[0].score);
     }
 }

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use crate::board::{legal_moves, Bits, Board, Square, CORNERS, MAX_MOVES};
 use crate::eval::{evaluate_mobility, Weights, SCALE};
+use crate::search::StopHandle;
 
 /// Above every value the search returns (scores are within ±64 discs, in 1/SCALE discs).
 pub const INFINITY: i32 = 65 * SCALE;
@@ -101,6 +102,8 @@ pub struct Limit<'a> {
     pub soft_deadline: Option<Instant>,
     /// Set by another thread to stop at once.
     pub stop: &'a AtomicBool,
+    /// A solver's stop handle that also stops this search (Ctrl-C in the drivers).
+    pub handle: Option<&'a StopHandle>,
     /// The deepest iteration searched.
     pub max_depth: u32,
 }
@@ -154,6 +157,7 @@ impl Run<'_> {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
             if self.limit.stop.load(Ordering::Relaxed)
+                || self.limit.handle.is_some_and(StopHandle::is_stopped)
                 || self.limit.deadline.is_some_and(|d| Instant::now() >= d)
             {
                 self.aborted = true;
@@ -464,6 +468,7 @@ mod tests {
             deadline: None,
             soft_deadline: None,
             stop,
+            handle: None,
             max_depth: depth,
         }
     }

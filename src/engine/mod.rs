@@ -6,6 +6,7 @@
 //! evaluation. It knows boards, the solver and the
 //! evaluation; it never reads commands or writes responses (that is `protocol`'s job).
 
+pub mod estimate;
 pub mod midgame;
 
 use std::borrow::Cow;
@@ -524,6 +525,7 @@ impl Engine {
                 deadline: Some(hard),
                 soft_deadline: Some(soft),
                 stop: &self.stop,
+                handle: None,
                 max_depth: self.max_depth,
             },
             false,
@@ -613,6 +615,7 @@ impl Engine {
                 deadline: Some(deadline),
                 soft_deadline: Some(now + deadline.saturating_duration_since(now).mul_f64(0.4)),
                 stop: &self.stop,
+                handle: None,
                 max_depth: self.max_depth,
             },
             true,

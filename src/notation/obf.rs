@@ -1,5 +1,6 @@
 //! OBF annotations (`A2:+38; PS:-12;`, a bare final score, Edax's `--:-127` end mark, the
-//! `% search depth N` comment of approximate scores), read and written.
+//! `% search depth N` comment of approximate scores, and `% estimate (depth N)`), read and
+//! written.
 
 use super::board::format_board;
 use super::error::{Locator, ParseError, ParseErrorKind};
@@ -18,9 +19,14 @@ pub fn search_depth_comment(depth: u32) -> String {
 /// The words of the search-depth comment.
 const SEARCH_DEPTH: &str = "search depth";
 
-/// The depth of a `% search depth N` comment.
+/// The depth of a `% search depth N` comment, or of `% estimate (depth N)` (as `osolve
+/// analyze --depth N` marks its estimates).
 pub(super) fn comment_search_depth(comment: &str) -> Option<u32> {
-    let rest = comment.trim().strip_prefix(SEARCH_DEPTH)?;
+    let comment = comment.trim();
+    if let Some(rest) = comment.strip_prefix("estimate (depth ") {
+        return rest.strip_suffix(')')?.trim().parse().ok();
+    }
+    let rest = comment.strip_prefix(SEARCH_DEPTH)?;
     rest.trim().parse().ok()
 }
 

@@ -128,6 +128,12 @@ fn search_depth_comments_mark_approximate_scores() {
     assert_eq!(p.to_obf(), line);
     let exact = parse_position(&format!("{START}; +6; % from ffo")).unwrap();
     assert_eq!(exact.search_depth, None);
+    // As `osolve analyze --depth 12` marks its estimates.
+    let estimate =
+        parse_position(&format!("{START}; D3:+2; C4:+2; % estimate (depth 12)")).unwrap();
+    assert_eq!(estimate.search_depth, Some(12));
+    let odd = parse_position(&format!("{START}; +6; % estimate (depth twelve)")).unwrap();
+    assert_eq!(odd.search_depth, None);
 }
 
 #[test]

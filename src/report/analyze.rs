@@ -14,7 +14,7 @@ use super::unfinished::{bounds_text, range_text};
 use crate::board::Square;
 use crate::drivers::analyze::{Analysis, Checked, Mismatch, Summary};
 use crate::notation::{format_board, format_obf, format_obf_final};
-use crate::search::{MoveScore, FEASIBLE_EMPTIES};
+use crate::search::{Exactness, MoveScore, FEASIBLE_EMPTIES};
 use crate::units::{format_count, format_mnps, format_seconds, milliseconds};
 
 /// An output format of `osolve analyze`.
@@ -103,7 +103,8 @@ pub fn record(format: Format, analysis: &Analysis) -> String {
 /// signed scores (`+0` for a draw); `PS:-12` for a forced pass; `<64 cells> X; +10;` for a
 /// finished game. With WLD the scores are -1, +0 and +1. A position a limit stopped first has
 /// the moves proven so far and a comment with its bounds:
-/// `<64 cells> X; A2:+38; % unfinished (time limit): score >= +38`.
+/// `<64 cells> X; A2:+38; % unfinished (time limit): score >= +38`. Estimated scores end with
+/// the comment `% estimate (depth 12)`.
 pub fn obf_line(analysis: &Analysis) -> String {
     if analysis.is_game_over() {
         return format_obf_final(&analysis.position, analysis.best_score);
@@ -114,6 +115,11 @@ pub fn obf_line(analysis: &Analysis) -> String {
         // Scores of the line are numbers (signs with WLD): so are the bounds.
         let text = bounds_text(bounds, false);
         line.push_str(&format!(" % unfinished ({}): {text}", bounds.reason));
+    }
+    // The comment the readers of positions take for scores that are not exact (the line read
+    // back is never checked against).
+    if let Some(label) = analysis.exactness.label() {
+        line.push_str(&format!(" % {label}"));
     }
     line
 }
@@ -139,8 +145,14 @@ pub struct JsonRecord {
     pub empties: u32,
     /// Scored moves, best first.
     pub moves: Vec<JsonMove>,
-    /// The best score (a finished game's final score); `null` when unfinished.
+    /// The best score (a finished game's final score); `null` when unfinished or estimated.
     pub best_score: Option<i32>,
+    /// Estimates only (`--depth`): the best estimated score (the moves' scores are estimates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<i32>,
+    /// Estimates only: the depth of the search that made them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate_depth: Option<u32>,
     /// Unfinished positions only: the proven lower bound of the best score.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lower: Option<i32>,
@@ -160,8 +172,9 @@ pub struct JsonRecord {
 
 /// The JSON line (no newline): `{"source":"file:line","position":"...","empties":22,
 /// "moves":[{"move":"a2","score":38},...],"best_score":38,"best_moves":["a2"],"nodes":123,
-/// "time_ms":4.5}`.
+/// "time_ms":4.5}`; estimates have `"best_score":null,"estimate":36,"estimate_depth":12`.
 pub fn json_line(analysis: &Analysis) -> String {
+    let exact = analysis.exactness == Exactness::Exact;
     let record = JsonRecord {
         source: analysis.source.to_string(),
         position: format_board(&analysis.position),
@@ -174,7 +187,9 @@ pub fn json_line(analysis: &Analysis) -> String {
                 score: m.score,
             })
             .collect(),
-        best_score: analysis.unfinished.is_none().then_some(analysis.best_score),
+        best_score: (analysis.unfinished.is_none() && exact).then_some(analysis.best_score),
+        estimate: (!exact).then_some(analysis.best_score),
+        estimate_depth: analysis.exactness.estimate_depth(),
         lower: analysis.unfinished.map(|b| b.lower),
         upper: analysis.unfinished.map(|b| b.upper),
         unfinished: analysis.unfinished.map(|b| b.reason.to_string()),
@@ -193,7 +208,8 @@ pub fn json_line(analysis: &Analysis) -> String {
 /// the position's best score, nodes and time repeated; a finished game has one row with the
 /// move and score left empty. A position a limit stopped first has a row per move proven so
 /// far (or one row with the move and score empty) and its best score's proven range
-/// (`2..64`) as best score.
+/// (`2..64`) as best score. Estimated scores have the best score labelled: `estimate (depth
+/// 12) 36`.
 pub fn csv_rows(analysis: &Analysis) -> String {
     let lead = format!(
         "{},{},{}",
@@ -201,10 +217,13 @@ pub fn csv_rows(analysis: &Analysis) -> String {
         format_board(&analysis.position),
         analysis.position.board.empties()
     );
-    // An unfinished position's best score is its proven range, such as `2..64`.
-    let best = analysis
-        .unfinished
-        .map_or_else(|| analysis.best_score.to_string(), |b| range_text(&b));
+    // An unfinished position's best score is its proven range, such as `2..64`; an estimate's
+    // is labelled, `estimate (depth 12) 36`, never a bare number.
+    let best = match (analysis.unfinished, analysis.exactness.label()) {
+        (Some(bounds), _) => range_text(&bounds),
+        (None, Some(label)) => format!("{label} {}", analysis.best_score),
+        (None, None) => analysis.best_score.to_string(),
+    };
     let tail = format!("{best},{},{}", analysis.nodes, milliseconds(analysis.time));
     if analysis.moves.is_empty() {
         return format!("{lead},,,{tail}\n");
@@ -292,6 +311,13 @@ pub fn summary(summary: &Summary, check: bool) -> String {
             plural(summary.refused)
         ));
     }
+    if summary.estimated > 0 {
+        text.push_str(&format!(
+            "{} position{} estimated by a depth-limited search (labelled estimates, not checked)\n",
+            summary.estimated,
+            plural(summary.estimated)
+        ));
+    }
     if summary.unfinished > 0 {
         text.push_str(&format!(
             "{} position{} unfinished: a limit stopped the search (bounds reported, not checked)\n",
@@ -330,6 +356,8 @@ pub struct Recorded {
     pub best_score: i32,
     /// A limit stopped the search: the record holds bounds (not checked).
     pub unfinished: bool,
+    /// The record holds estimates (not checked).
+    pub estimate: bool,
 }
 
 /// The move of a JSON or CSV record: `a2`, or `--` for the pass.
@@ -352,6 +380,7 @@ fn recorded_obf(line: &str) -> Option<Recorded> {
     let unfinished = line.contains("% unfinished");
     let best_score = moves.iter().map(|m| m.score).max().or(parsed.final_score);
     Some(Recorded {
+        estimate: parsed.search_depth.is_some(),
         moves,
         best_score: if unfinished {
             best_score.unwrap_or(0)
@@ -416,8 +445,13 @@ pub fn written_from(
                         .collect::<Option<Vec<_>>>()
                         .ok_or_else(not_a_record)?;
                     scores.push(Recorded {
-                        best_score: record.best_score.or(record.lower).unwrap_or(0),
-                        unfinished: record.best_score.is_none(),
+                        best_score: record
+                            .best_score
+                            .or(record.lower)
+                            .or(record.estimate)
+                            .unwrap_or(0),
+                        unfinished: record.best_score.is_none() && record.estimate.is_none(),
+                        estimate: record.estimate_depth.is_some(),
                         moves,
                     });
                 }
@@ -445,12 +479,17 @@ pub fn written_from(
                     keys.push(fingerprint(&fields[1]));
                     group = Some(key);
                     if let Some(scores) = scores.as_deref_mut() {
+                        let estimate = fields[5].strip_prefix("estimate (depth ");
+                        let estimated = estimate
+                            .and_then(|t| t.split_once(") "))
+                            .and_then(|(_, score)| score.parse().ok());
                         let best: Option<i32> = fields[5].parse().ok();
                         let lower = fields[5].split("..").next().and_then(|t| t.parse().ok());
                         scores.push(Recorded {
                             moves: Vec::new(),
-                            best_score: best.or(lower).ok_or_else(not_a_record)?,
-                            unfinished: best.is_none(),
+                            best_score: best.or(lower).or(estimated).ok_or_else(not_a_record)?,
+                            unfinished: best.is_none() && estimated.is_none(),
+                            estimate: estimate.is_some(),
                         });
                     }
                 }
@@ -512,6 +551,7 @@ mod tests {
             time: Duration::from_micros(4500),
             check: None,
             unfinished: None,
+            exactness: Exactness::Exact,
         }
     }
 

@@ -64,14 +64,21 @@ pub struct SolveRecord {
     pub empties: u32,
     /// "black" or "white".
     pub side_to_move: Color,
-    /// Final disc differential for the side to move under perfect play; with `wld` 1, 0 or -1.
-    pub score: i32,
-    /// Win, draw or loss for the side to move.
-    pub result: Outcome,
+    /// Final disc differential for the side to move under perfect play; with `wld` 1, 0 or -1;
+    /// `null` for an estimate (see `estimate`).
+    pub score: Option<i32>,
+    /// Estimates only (`--depth`): the estimated final disc differential for the side to move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<i32>,
+    /// Estimates only: the depth of the search that made the estimate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate_depth: Option<u32>,
+    /// Win, draw or loss for the side to move; `null` for an estimate.
+    pub result: Option<Outcome>,
     /// Whether only win/draw/loss was proven.
     pub wld: bool,
-    /// The first move of perfect play: a square, `--` for a forced pass, `null` when the game is
-    /// over.
+    /// The first move of perfect play (of the estimate's line): a square, `--` for a forced
+    /// pass, `null` when the game is over.
     pub best_move: Option<String>,
     /// Perfect play to the end of the game (passes as `--`); with `wld` just the best move (after
     /// the pass when there is one).
@@ -96,6 +103,7 @@ impl SolveRecord {
     /// written.
     pub fn new(source: &Source, solution: &Solution) -> SolveRecord {
         let position = &solution.position;
+        let exact = solution.is_exact();
         let standard = SolveRecord {
             source: source.to_string(),
             position: format_board(position),
@@ -104,8 +112,10 @@ impl SolveRecord {
             discs_left: None,
             empties: solution.empties(),
             side_to_move: position.to_move,
-            score: solution.score,
-            result: Outcome::of(solution.score),
+            score: exact.then_some(solution.score),
+            estimate: (!exact).then_some(solution.score),
+            estimate_depth: solution.exactness.estimate_depth(),
+            result: exact.then(|| Outcome::of(solution.score)),
             wld: solution.wld,
             best_move: best_move_name(solution.best_move),
             pv: solution.pv.iter().map(|&mv| move_name(mv)).collect(),
@@ -176,7 +186,8 @@ pub fn best_move_name(best: BestMove) -> Option<String> {
 
 /// The result line of a solution, without a newline:
 /// `score +38 (black 51 - white 13)  best a2  pv a2 b1 -- ...  nodes 21.3M  0.84 s  25.4 Mn/s`.
-/// With WLD the first part reads `result win (black wins)` / `result draw`; a finished game shows
+/// With WLD the first part reads `result win (black wins)` / `result draw`; an estimate
+/// `estimate (depth 12) +6` (its best move and expected line follow); a finished game shows
 /// `game over` instead of a best move and a PV. Under rules or scoring other than the standard
 /// ones the score is followed by the final count of the discs on the board
 /// (`score +4 (black 33 - white 29, 2 empty)`).
@@ -187,6 +198,11 @@ pub fn result_line(solution: &Solution) -> String {
         solution.final_count()
     };
     let mut line = match (count, solution.final_discs()) {
+        // Never written as a score: `estimate (depth 12) +6`.
+        _ if !solution.is_exact() => {
+            let label = solution.exactness.label().unwrap_or_default();
+            format!("{label} {:+}", solution.score)
+        }
         (Some(count), _) => format!("score {:+} ({})", solution.score, final_count_text(&count)),
         (None, Some((black, white))) => {
             format!("score {:+} (black {black} - white {white})", solution.score)
@@ -283,6 +299,7 @@ mod tests {
     use super::*;
     use crate::board::rules::{Rules, Scoring};
     use crate::board::Square;
+    use crate::search::Exactness;
     use std::time::Duration;
 
     const PLAIN: TermStyle = TermStyle {
@@ -308,6 +325,7 @@ mod tests {
         Solution {
             position,
             score: if wld { 1 } else { 38 },
+            exactness: Exactness::Exact,
             wld,
             best_move: BestMove::Play(sq("a2")),
             pv: if wld {
@@ -344,6 +362,7 @@ mod tests {
         let over = Solution {
             position: Position::from_colors(!1, 0, Color::White).unwrap(),
             score: -64,
+            exactness: Exactness::Exact,
             wld: false,
             best_move: BestMove::GameOver,
             pv: Vec::new(),
@@ -358,7 +377,7 @@ mod tests {
         let record = SolveRecord::new(&Source::inline(), &over);
         assert_eq!(record.best_move, None);
         assert!(record.pv.is_empty());
-        assert_eq!(record.result, Outcome::Loss);
+        assert_eq!(record.result, Some(Outcome::Loss));
         assert_eq!(best_move_name(BestMove::Pass).as_deref(), Some("--"));
         assert_eq!(move_name(None), "--");
     }
@@ -427,6 +446,7 @@ mod tests {
         Solution {
             position,
             score: 33,
+            exactness: Exactness::Exact,
             wld: false,
             best_move: BestMove::GameOver,
             pv: Vec::new(),
@@ -476,5 +496,36 @@ mod tests {
         wld.best_move = BestMove::Play(sq("a1"));
         wld.pv = vec![Some(sq("a1"))];
         assert!(result_line(&wld).starts_with("result win (black wins)  best a1  pv a1"));
+    }
+
+    /// An estimate in every format of `solve`: labelled with its depth, never a score, no
+    /// final count, no result.
+    #[test]
+    fn estimates_are_never_written_as_scores() {
+        let mut estimate = ffo40(false);
+        estimate.exactness = Exactness::Estimate { depth: 12 };
+        estimate.score = 36;
+        assert_eq!(
+            result_line(&estimate),
+            "estimate (depth 12) +36  best a2  pv a2 b1 -- c1  nodes 21.3M  0.84 s  25.4 Mn/s"
+        );
+        let source = Source::new("positions/ffo-40.obf", 1);
+        let human = human_report(&source, &estimate, PLAIN);
+        assert!(human.contains("\nestimate (depth 12) +36  best a2"));
+        assert!(!human.contains("score"));
+        assert!(quiet_report(&source, &estimate)
+            .starts_with("positions/ffo-40.obf:1  estimate (depth 12) +36"));
+        let value: serde_json::Value =
+            serde_json::from_str(&json_report(&source, &estimate)).unwrap();
+        assert_eq!(value["score"], serde_json::Value::Null);
+        assert_eq!(value["result"], serde_json::Value::Null);
+        assert_eq!(value["final_discs"], serde_json::Value::Null);
+        assert_eq!(value["estimate"], 36);
+        assert_eq!(value["estimate_depth"], 12);
+        // An exact record has no estimate fields.
+        let exact: serde_json::Value =
+            serde_json::from_str(&json_report(&source, &ffo40(false))).unwrap();
+        assert_eq!(exact.get("estimate"), None);
+        assert_eq!(exact.get("estimate_depth"), None);
     }
 }

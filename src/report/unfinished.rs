@@ -1,7 +1,8 @@
 //! Reports of searches stopped by a limit before they proved their result: the proven bounds
 //! as people read them (`score >= +2`) and as programs do (`2..64`, JSON `"score":null,
 //! "lower":2,"upper":64`), and the `osolve solve` reports of such a position (human, quiet,
-//! JSON). Never written as an exact score. Strings in, strings out.
+//! JSON), with the best estimate found beside them when there is one (labelled with its depth:
+//! `estimate (depth 8) +6 with a2`). Never written as an exact score. Strings in, strings out.
 
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +11,7 @@ use super::{diagram, work_text};
 use crate::board::{Color, Position};
 use crate::drivers::show::Marked;
 use crate::notation::{format_board, Source};
-use crate::search::{Bounds, Unfinished};
+use crate::search::{Bounds, Solution, Unfinished};
 use crate::units::{milliseconds, per_second};
 
 /// Proven bounds for people: `score +38` when they meet, `score >= +2`, `score <= -4`,
@@ -69,10 +70,26 @@ pub struct StoppedSolve<'a> {
     pub threads: usize,
     /// What the search proved.
     pub unfinished: &'a Unfinished,
+    /// The best estimate of the score (a depth-limited search's), when one was made.
+    pub estimate: Option<&'a Solution>,
+}
+
+/// The estimate of a stopped solve as reports write it: its score within the proven bounds
+/// (the bounds are proven, the estimate is not), its best move and its depth; `None` when
+/// there is none (or it is, wrongly, exact).
+fn estimate_of(stopped: &StoppedSolve<'_>) -> Option<(i32, Option<String>, u32)> {
+    let estimate = stopped.estimate?;
+    let depth = estimate.exactness.estimate_depth()?;
+    let bounds = &stopped.unfinished.bounds;
+    let score = estimate.score.clamp(bounds.lower, bounds.upper);
+    let best = super::solve::best_move_name(estimate.best_move);
+    Some((score, best, depth))
 }
 
 /// The result line of a stopped solve, without a newline:
-/// `unfinished (time limit): score >= +2  nodes 21.3M  1.00 s  21.3 Mn/s`; once the score is
+/// `unfinished (time limit): score >= +2  nodes 21.3M  1.00 s  21.3 Mn/s`, with the best
+/// estimate after the bounds when there is one (`score >= +2, estimate (depth 8) +6 with a2`;
+/// not with WLD, whose bounds are signs); once the score is
 /// proven, the proven part of the PV follows it: `unfinished (node limit): score +38  pv a2 b1
 /// (incomplete)  nodes ...`.
 pub fn stopped_line(stopped: &StoppedSolve<'_>) -> String {
@@ -82,6 +99,12 @@ pub fn stopped_line(stopped: &StoppedSolve<'_>) -> String {
         unfinished.bounds.reason,
         bounds_text(&unfinished.bounds, stopped.wld)
     );
+    if let (Some((score, best, depth)), false) = (estimate_of(stopped), stopped.wld) {
+        line.push_str(&format!(", estimate (depth {depth}) {score:+}"));
+        if let Some(best) = best {
+            line.push_str(&format!(" with {best}"));
+        }
+    }
     if !unfinished.pv.is_empty() {
         let pv: Vec<String> = unfinished.pv.iter().map(|&mv| move_name(mv)).collect();
         line.push_str(&format!("  pv {} (incomplete)", pv.join(" ")));
@@ -124,6 +147,15 @@ pub struct StoppedRecord {
     pub upper: i32,
     /// Why the search stopped: "time limit", "node limit" or "interrupted".
     pub unfinished: String,
+    /// The best estimate of the score, within the bounds (only when one was made).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<i32>,
+    /// The depth of the search that made the estimate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate_depth: Option<u32>,
+    /// The estimate's best move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate_best_move: Option<String>,
     /// Always null.
     pub result: Option<String>,
     /// Whether only win/draw/loss was sought.
@@ -149,6 +181,7 @@ impl StoppedRecord {
     pub fn new(source: &Source, stopped: &StoppedSolve<'_>) -> StoppedRecord {
         let unfinished = stopped.unfinished;
         let pv: Vec<String> = unfinished.pv.iter().map(|&mv| move_name(mv)).collect();
+        let estimate = estimate_of(stopped).filter(|_| !stopped.wld);
         StoppedRecord {
             source: source.to_string(),
             position: format_board(stopped.position),
@@ -158,6 +191,9 @@ impl StoppedRecord {
             lower: unfinished.bounds.lower,
             upper: unfinished.bounds.upper,
             unfinished: unfinished.bounds.reason.to_string(),
+            estimate: estimate.as_ref().map(|e| e.0),
+            estimate_depth: estimate.as_ref().map(|e| e.2),
+            estimate_best_move: estimate.and_then(|e| e.1),
             result: None,
             wld: stopped.wld,
             best_move: pv.first().cloned(),
@@ -236,6 +272,7 @@ mod tests {
             wld: false,
             threads: 2,
             unfinished: &unfinished,
+            estimate: None,
         };
         assert_eq!(
             stopped_line(&stopped),
@@ -271,5 +308,63 @@ mod tests {
         let human = human_stopped(&source, &stopped, false);
         assert!(human.starts_with("ffo-40.obf:1\n  a b c d e f g h\n"));
         assert!(human.ends_with("(incomplete)  nodes 2.00M  0.10 s  20.0 Mn/s\n\n"));
+    }
+
+    #[test]
+    fn a_stopped_solve_gives_its_estimate_beside_the_bounds() {
+        let position = crate::notation::parse_position(
+            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+        )
+        .unwrap()
+        .position;
+        let unfinished = Unfinished {
+            bounds: bounds(2, 64),
+            pv: Vec::new(),
+            moves: Vec::<MoveScore>::new(),
+            nodes: 2_000_000,
+            time: Duration::from_millis(100),
+        };
+        let mut estimate = crate::search::Solution {
+            position,
+            score: -4,
+            exactness: crate::search::Exactness::Estimate { depth: 8 },
+            wld: false,
+            best_move: crate::search::BestMove::Play("a2".parse().unwrap()),
+            pv: vec![Some("a2".parse().unwrap())],
+            nodes: 1000,
+            time: Duration::ZERO,
+            threads: 1,
+        };
+        let first = StoppedSolve {
+            position: &position,
+            wld: false,
+            threads: 2,
+            unfinished: &unfinished,
+            estimate: Some(&estimate),
+        };
+        let stopped = &first;
+        // The estimate (-4) is below the proven bound: it is written at the bound.
+        assert_eq!(
+            stopped_line(stopped),
+            "unfinished (time limit): score >= +2, estimate (depth 8) +2 with a2  nodes 2.00M  \
+             0.10 s  20.0 Mn/s"
+        );
+        let value: serde_json::Value =
+            serde_json::from_str(&json_stopped(&Source::inline(), stopped)).unwrap();
+        assert_eq!(value["score"], serde_json::Value::Null);
+        assert_eq!(value["best_move"], serde_json::Value::Null);
+        assert_eq!(value["estimate"], 2);
+        assert_eq!(value["estimate_depth"], 8);
+        assert_eq!(value["estimate_best_move"], "a2");
+        // An exact result handed over as the estimate is not written as one.
+        estimate.exactness = crate::search::Exactness::Exact;
+        let stopped = StoppedSolve {
+            position: &position,
+            wld: false,
+            threads: 2,
+            unfinished: &unfinished,
+            estimate: Some(&estimate),
+        };
+        assert!(!stopped_line(&stopped).contains("estimate"));
     }
 }

@@ -27,8 +27,8 @@ use node::Cancel;
 pub use progress::{Progress, ProgressFn, Stage, PROGRESS_EVERY, PROGRESS_MIN_EMPTIES};
 use progress::{Reporter, Turn};
 pub use result::{
-    BestMove, Bounds, FinalCount, MoveScore, Solution, StopReason, Stopped, TooManyEmpties,
-    Unfinished,
+    BestMove, Bounds, Exactness, FinalCount, MoveScore, Solution, StopReason, Stopped,
+    TooManyEmpties, Unfinished,
 };
 use root::{clamp_wld, is_over, Attempt};
 use std::sync::Arc;
@@ -436,6 +436,7 @@ impl Solver {
         let mut solution = Solution {
             position: *position,
             score: 0,
+            exactness: result::Exactness::Exact,
             wld,
             best_move: BestMove::GameOver,
             pv: Vec::new(),

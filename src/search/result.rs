@@ -27,19 +27,55 @@ pub enum BestMove {
     GameOver,
 }
 
-/// The result of an exact solve.
+/// Whether a result is proven or estimated. Exactness is absolute: only a search that proved
+/// its result says [`Exactness::Exact`]; every report writes an estimate as one (`estimate
+/// (depth 12)`), never as a score, and no check counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exactness {
+    /// Proven by the exact solver (or a finished game's final count).
+    Exact,
+    /// Estimated by a search of this many plies with the learned evaluation at its leaves.
+    Estimate {
+        /// Plies searched (at most the empty squares).
+        depth: u32,
+    },
+}
+
+impl Exactness {
+    /// The depth of an estimate; `None` for an exact result.
+    pub fn estimate_depth(self) -> Option<u32> {
+        match self {
+            Exactness::Exact => None,
+            Exactness::Estimate { depth } => Some(depth),
+        }
+    }
+
+    /// The label reports give an estimate: `estimate (depth 12)`; `None` for an exact result.
+    pub fn label(self) -> Option<String> {
+        self.estimate_depth()
+            .map(|depth| format!("estimate (depth {depth})"))
+    }
+}
+
+/// The result of a solve: exact from [`super::Solver`], or an estimate from a depth-limited
+/// search (`exactness` says which; the estimate's `score` is a value of the evaluation, its
+/// `pv` the expected line, and it has no final count).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
     /// The position solved, with its rules and scoring.
     pub position: Position,
     /// The score for the side to move under perfect play in the position's scoring (official:
-    /// the final disc differential with the empties to the winner), or with `wld` the sign only.
+    /// the final disc differential with the empties to the winner), or with `wld` the sign only;
+    /// for an estimate, the estimated final disc differential.
     pub score: i32,
+    /// Proven, or estimated at a depth: an estimate is never a score.
+    pub exactness: Exactness,
     /// Whether only win/draw/loss was proven.
     pub wld: bool,
-    /// The first move of perfect play.
+    /// The first move of perfect play (of the estimate's expected line).
     pub best_move: BestMove,
-    /// Perfect play to the end of the game (`None` = pass); with `wld`, just the best move.
+    /// Perfect play to the end of the game (`None` = pass); with `wld`, just the best move;
+    /// for an estimate, the line its search expects (at most its depth).
     pub pv: Vec<Option<Square>>,
     /// Positions searched.
     pub nodes: u64,
@@ -56,9 +92,9 @@ impl Solution {
     }
     /// Final disc counts (black, white) under perfect play with the empties given to the winner
     /// (the standard rules' count; see [`Solution::final_count`] for the discs on the board);
-    /// `None` for a WLD solve.
+    /// `None` for a WLD solve and for an estimate.
     pub fn final_discs(&self) -> Option<(u32, u32)> {
-        if self.wld {
+        if self.wld || !self.is_exact() {
             return None;
         }
         let black_diff = if self.position.to_move == Color::Black {
@@ -71,16 +107,22 @@ impl Solution {
             ((64 - black_diff) / 2) as u32,
         ))
     }
-    /// The position at the end of the principal variation; `None` with `wld`.
+    /// True when the result is proven, false for an estimate.
+    pub fn is_exact(&self) -> bool {
+        self.exactness == Exactness::Exact
+    }
+
+    /// The position at the end of the principal variation; `None` with `wld` and for an
+    /// estimate.
     pub fn end(&self) -> Option<Position> {
-        if self.wld {
+        if self.wld || !self.is_exact() {
             return None;
         }
         self.position.after(&self.pv)
     }
 
     /// The discs on the board at the end of perfect play, with the empty squares left (what
-    /// the score is under raw scoring or Reversi rules); `None` with `wld`.
+    /// the score is under raw scoring or Reversi rules); `None` with `wld` and for an estimate.
     pub fn final_count(&self) -> Option<FinalCount> {
         let end = self.end()?;
         Some(FinalCount {
