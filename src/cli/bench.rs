@@ -10,7 +10,9 @@ use super::{
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use osolve::drivers::bench::{self, Event, RunOptions, Suite, BUILTIN_SUITES, DEFAULT_SUITE};
+use osolve::drivers::bench::{
+    self, Event, Refused, RunOptions, Suite, BUILTIN_SUITES, DEFAULT_SUITE,
+};
 use osolve::report::bench as report;
 use osolve::search::{SolveOptions, Solver};
 use std::io::{IsTerminal, Write};
@@ -59,7 +61,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
             )
         }
     })?;
-    // The suite is checked as a whole below, so the solver itself never refuses.
+    // The suite is checked as a whole below (bench::refusals), so the solver itself is forced.
     let options = SolveOptions {
         force: true,
         ..args.search.options(false)
@@ -71,20 +73,16 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     // A suite with a position too deep to finish is refused before anything is measured: the
     // run would never end, and totals without it would not be the suite's.
     if !args.limits.force {
-        let mut refused = false;
-        for entry in &suite.positions {
-            if let Err(reason) = solver.check_feasible(&entry.position) {
-                eprintln!("osolve: {}: {reason}; {REFUSED_HINT}", entry.source);
-                refused = true;
-            }
-            if interrupt().is_set() {
-                return Ok(EXIT_INTERRUPTED);
-            }
+        let (refused, interrupted) = bench::refusals(&mut solver, &suite);
+        for Refused { source, reason } in &refused {
+            eprintln!("osolve: {source}: {reason}; {REFUSED_HINT}");
         }
-        if refused {
+        if interrupted {
+            return Ok(EXIT_INTERRUPTED);
+        }
+        if !refused.is_empty() {
             return Ok(EXIT_BAD_INPUT);
         }
-        solver.clear();
     }
     let options = RunOptions {
         repeat: args.repeat as usize,
@@ -159,6 +157,13 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     if let Some(e) = failure {
         return write_failed(e);
     }
+    let result = match result {
+        Ok(result) => result,
+        Err(Refused { source, reason }) => {
+            eprintln!("osolve: {source}: {reason}; {REFUSED_HINT}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+    };
     // Rows finished only by an interrupted last repeat were not printed yet.
     let mut text = String::new();
     for row in &result.rows[printed..] {

@@ -8,7 +8,7 @@
 
 use crate::board::Position;
 use crate::notation::{self, ParseError, PositionReader, Source};
-use crate::search::{BestMove, SolveError, Solver, StopReason};
+use crate::search::{BestMove, SolveError, Solver, StopReason, TooManyEmpties};
 use std::io::BufRead;
 use std::path::Path;
 use std::time::Duration;
@@ -292,17 +292,50 @@ pub enum Event<'a> {
     Row(&'a Row),
 }
 
+/// A position of a suite that the solver refuses: too deep to finish without a limit or `force`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// Where the position came from.
+    pub source: Source,
+    /// Why it is refused.
+    pub reason: TooManyEmpties,
+}
+
+/// Every position of `suite` that `solver` would refuse (see [`Solver::check_feasible`]), in
+/// suite order, so that a suite that would never finish is refused as a whole before anything
+/// is measured; the table is cleared afterwards. The flag says that a stop request cut the
+/// check short (after the refusals returned).
+pub fn refusals(solver: &mut Solver, suite: &Suite) -> (Vec<Refused>, bool) {
+    let stop = solver.stop_handle();
+    let mut refused = Vec::new();
+    for entry in &suite.positions {
+        if let Err(reason) = solver.check_feasible(&entry.position) {
+            refused.push(Refused {
+                source: entry.source.clone(),
+                reason,
+            });
+        }
+        if stop.is_stopped() {
+            return (refused, true);
+        }
+    }
+    solver.clear();
+    (refused, false)
+}
+
 /// Solves every position of `suite` `options.repeat` times (the whole suite once, then again),
 /// clearing the solver's table before each position unless `options.keep_hash`, and calls
 /// `on_event` before each solve and when a row is final. A stop request (see
 /// [`Solver::stop_handle`]) ends the run: the report then holds the positions solved at least
-/// once, with the median of the times measured so far, and `interrupted` set.
+/// once, with the median of the times measured so far, and `interrupted` set. A position the
+/// solver refuses ends the run with that refusal (a solver built with `force` refuses none:
+/// check the suite first with [`refusals`]).
 pub fn run(
     solver: &mut Solver,
     suite: &Suite,
     options: &RunOptions,
     mut on_event: impl FnMut(Event<'_>),
-) -> BenchReport {
+) -> Result<BenchReport, Refused> {
     let repeat = options.repeat.max(1);
     let mut rows: Vec<Row> = Vec::with_capacity(suite.positions.len());
     let mut interrupted = false;
@@ -329,8 +362,11 @@ pub fn run(
                     interrupted = true;
                     break 'runs;
                 }
-                Err(SolveError::Refused(refused)) => {
-                    unreachable!("the suite was checked before the run: {refused}")
+                Err(SolveError::Refused(reason)) => {
+                    return Err(Refused {
+                        source: entry.source.clone(),
+                        reason,
+                    })
                 }
                 Err(SolveError::Unfinished(stopped)) => (
                     0,
@@ -373,7 +409,7 @@ pub fn run(
             row.time = median(&row.times);
         }
     }
-    BenchReport {
+    Ok(BenchReport {
         suite: suite.name.clone(),
         suite_len: suite.positions.len(),
         rows,
@@ -382,7 +418,7 @@ pub fn run(
         threads: solver.threads(),
         hash_mb: solver.options().hash_mb,
         interrupted,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -462,7 +498,8 @@ mod tests {
         let report = run(&mut solver, &suite, &options, |e| match e {
             Event::Start { .. } => starts += 1,
             Event::Row(r) => rows.push(r.number),
-        });
+        })
+        .unwrap();
         assert_eq!(starts, 9);
         assert_eq!(rows, vec![1, 2, 3]);
         assert!(!report.interrupted);
@@ -497,9 +534,34 @@ mod tests {
         })
         .unwrap();
         solver.stop_handle().stop();
-        let report = run(&mut solver, &suite, &RunOptions::default(), |_| {});
+        let report = run(&mut solver, &suite, &RunOptions::default(), |_| {}).unwrap();
         assert!(report.interrupted);
         assert!(report.rows.is_empty());
         assert_eq!(report.suite_len, 19);
+    }
+
+    #[test]
+    fn a_suite_too_deep_to_finish_is_refused() {
+        // FFO #1, then the start (60 empties).
+        let text = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\n\
+            ---------------------------OX------XO--------------------------- X\n";
+        let suite = Suite::from_reader(text.as_bytes(), "t").unwrap();
+        let mut solver = Solver::new(SolveOptions {
+            threads: 1,
+            hash_mb: 4,
+            ..SolveOptions::default()
+        })
+        .unwrap();
+        let start = Refused {
+            source: Source::new("t", 2),
+            reason: TooManyEmpties { empties: 60 },
+        };
+        assert_eq!(refusals(&mut solver, &suite), (vec![start.clone()], false));
+        // A solver that is not forced refuses it itself, and that ends the run.
+        let mut rows = 0;
+        let result = run(&mut solver, &suite, &RunOptions::default(), |e| {
+            rows += usize::from(matches!(e, Event::Row(_)));
+        });
+        assert_eq!((result, rows), (Err(start), 1));
     }
 }
