@@ -136,6 +136,14 @@ impl<'a, R: GameRules> Search<'a, R> {
         if empties >= CANCEL_CHECK_MIN && self.stopped() {
             return 0;
         }
+        // A window beyond the score range is decided without a look: no score is above 64
+        // (a fail-low bound) or below -64 (a fail-high bound).
+        if alpha >= 64 {
+            return 64;
+        }
+        if beta <= -64 {
+            return -64;
+        }
         let board = R::board(&state);
         if let Some(cut) = stability_cutoff(board.player, board.opponent, alpha, empties) {
             return cut;
@@ -402,7 +410,7 @@ impl<'a, R: GameRules> Search<'a, R> {
             return None;
         }
         let rest = &mut list[searched..];
-        self.order(board, rest, empties);
+        self.order(board, rest, empties, alpha.max(first.0));
         Some(self.search_moves_after(
             state,
             rest,
@@ -687,6 +695,33 @@ mod tests {
             }
         }
         assert!(hinted > 2000, "{hinted} searches");
+    }
+
+    #[test]
+    fn windows_beyond_the_score_range_give_the_range_end() {
+        // Every score is within -64..=64: a window above 64 fails low with 64 and one below
+        // -64 fails high with -64 without a search, and both stay true bounds.
+        let mut rng = Rng(6464);
+        let tt = Tables::new(4);
+        let stop = Cancel::root();
+        for i in 0..40 {
+            let empties = TT_MIN + (i % 4);
+            let p = random_position(&mut rng, empties);
+            let exact = alpha_beta(p.board, -65, 65);
+            for (a, b, want) in [(64, 65, 64), (64, 66, 64), (-65, -64, -64), (-66, -64, -64)] {
+                let mut search = Search::<Othello>::new(&tt, &stop, u32::MAX);
+                let v = search.deep(p.board, a, b, empties, false);
+                assert_eq!(v, want, "{:?} in ({a}, {b})", p.board);
+                assert_eq!(search.nodes, 1, "{:?} in ({a}, {b})", p.board);
+                check(v, exact, a, b, &format!("{:?}", p.board));
+            }
+            // Windows touching the ends are still searched and exact.
+            for (a, b) in [(63, 64), (-64, -63), (-64, 64)] {
+                let mut search = Search::<Othello>::new(&tt, &stop, u32::MAX);
+                let v = search.deep(p.board, a, b, empties, false);
+                check(v, exact, a, b, &format!("{:?}", p.board));
+            }
+        }
     }
 
     #[test]

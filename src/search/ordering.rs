@@ -10,7 +10,9 @@
 
 use super::eval_search;
 use super::node::{Move, Search};
-use super::thresholds::{eval_order_depth, EVAL_ORDER_MIN, ROOT_SORT_DEPTH};
+use super::thresholds::{
+    eval_order_depth, EVAL_ORDER_MIN, ROOT_SORT_DEPTH, SORT_FLOOR_BELOW_ALPHA,
+};
 use super::tt::NO_MOVE;
 use crate::board::rules::GameRules;
 use crate::board::{legal_moves, neighbours, Bits, Board};
@@ -98,6 +100,9 @@ pub fn fastest_first(next_player: u64, next_opponent: u64, sq: usize, odd: u64) 
     -(mobility << 4) - potential + SQUARE_VALUE[sq] + parity + wipeout_hint
 }
 
+/// The floor of [`learned_order`] that bounds nothing: every predicted score is exact.
+pub const FULL_FLOOR: i32 = -65 * crate::eval::SCALE;
+
 /// Weight of each reply left to the opponent (corners count twice) against the evaluation,
 /// in 1/SCALE discs: fewer replies mean a smaller subtree to refute the move (fastest-first),
 /// which matters as much as the predicted score. Checked on FFO #41-#48 (one thread, hash
@@ -107,14 +112,16 @@ pub const MOBILITY_WEIGHT: i32 = 5 * crate::eval::SCALE / 2;
 
 /// Ordering value of a move at deep nodes from the learned evaluation: the child's predicted
 /// score (after a `depth`-ply search when `depth` > 0), from the mover's view, minus a
-/// penalty for the replies it leaves the opponent. Higher is searched earlier. `nodes` counts
-/// the positions the evaluation looked at.
+/// penalty for the replies it leaves the opponent. Higher is searched earlier. Predicted
+/// scores below `floor` (1/SCALE discs) are only bounds: the search of a child stops once it
+/// proves the move below it. `nodes` counts the positions the evaluation looked at.
 #[inline]
 pub fn learned_order(
     weights: &crate::eval::Weights,
     next_player: u64,
     next_opponent: u64,
     depth: u32,
+    floor: i32,
     nodes: &mut u64,
 ) -> i32 {
     let replies = legal_moves(next_player, next_opponent);
@@ -148,7 +155,7 @@ pub fn learned_order(
             replies,
             depth,
             -65 * crate::eval::SCALE,
-            65 * crate::eval::SCALE,
+            -floor,
             nodes,
         ),
     };
@@ -186,7 +193,7 @@ pub fn learned_order_played(
             -value - MOBILITY_WEIGHT * mobility
         }
         // A pass, the end of the game or no weights: the plain path.
-        _ => learned_order(weights, next_player, next_opponent, 0, nodes),
+        _ => learned_order(weights, next_player, next_opponent, 0, FULL_FLOOR, nodes),
     }
 }
 
@@ -216,7 +223,14 @@ impl<R: GameRules> Search<'_, R> {
                 i32::MAX
             } else if board.empties() >= EVAL_ORDER_MIN {
                 let mut nodes = 0;
-                learned_order(self.weights, np, no, ROOT_SORT_DEPTH, &mut nodes)
+                learned_order(
+                    self.weights,
+                    np,
+                    no,
+                    ROOT_SORT_DEPTH,
+                    FULL_FLOOR,
+                    &mut nodes,
+                )
             } else {
                 fastest_first(np, no, m.sq as usize, odd)
             };
@@ -225,13 +239,16 @@ impl<R: GameRules> Search<'_, R> {
         list
     }
 
-    /// Gives each move of a deep node its ordering value: the learned evaluation from
-    /// `EVAL_ORDER_MIN` empties up, fastest-first below.
-    pub(super) fn order(&mut self, board: Board, list: &mut [Move], empties: u32) {
+    /// Gives each move of a deep node searched above `alpha` its ordering value: the learned
+    /// evaluation from `EVAL_ORDER_MIN` empties up (its searches with a floor
+    /// `SORT_FLOOR_BELOW_ALPHA` below alpha), fastest-first below.
+    pub(super) fn order(&mut self, board: Board, list: &mut [Move], empties: u32, alpha: i32) {
         let odd = odd_region_squares(board.empty());
         let depth = eval_order_depth(empties);
+        let learned = empties >= EVAL_ORDER_MIN;
+        let floor = ((alpha - SORT_FLOOR_BELOW_ALPHA).max(-65)) * crate::eval::SCALE;
         // At depth 0 every child is evaluated: their indices come from this node's.
-        let swapped = (empties >= EVAL_ORDER_MIN && depth == 0)
+        let swapped = (learned && depth == 0)
             .then(|| crate::eval::patterns::instance_indices16(board.opponent, board.player));
         for m in list.iter_mut() {
             let sq = m.sq as usize;
@@ -239,12 +256,12 @@ impl<R: GameRules> Search<'_, R> {
                 board.opponent ^ m.flips,
                 board.player ^ m.flips ^ (1u64 << sq),
             );
-            if empties >= EVAL_ORDER_MIN {
+            if learned {
                 m.value = match &swapped {
                     Some(sw) => {
                         learned_order_played(self.weights, sw, sq, m.flips, np, no, &mut self.nodes)
                     }
-                    None => learned_order(self.weights, np, no, depth, &mut self.nodes),
+                    None => learned_order(self.weights, np, no, depth, floor, &mut self.nodes),
                 };
                 // The ordering searches of one node can cost far more nodes than the budget's
                 // charging interval (a 6-ply search per move): the budget is charged between
@@ -257,5 +274,54 @@ impl<R: GameRules> Search<'_, R> {
                 m.value = fastest_first(np, no, sq, odd);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::random::{random_position, Rng};
+
+    #[test]
+    fn a_floor_bounds_only_the_moves_predicted_below_it() {
+        // Above the floor the ordering value is the full search's; at or below it, a bound
+        // between the full value and the floor (the mobility penalty is the same in both).
+        let weights = crate::eval::builtin();
+        let scale = crate::eval::SCALE;
+        let mut rng = Rng(2424);
+        let (mut exact, mut bounded) = (0, 0);
+        for i in 0..60 {
+            let p = random_position(&mut rng, 20 + i % 6);
+            let board = p.board;
+            for sq in Bits(board.moves()) {
+                let f = crate::board::flips(board.player, board.opponent, sq);
+                let (np, no) = (board.opponent ^ f, board.player ^ f ^ (1u64 << sq));
+                let replies = legal_moves(np, no);
+                let penalty = MOBILITY_WEIGHT
+                    * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                for depth in [2, 3, 4] {
+                    let mut nodes = 0;
+                    let full = learned_order(weights, np, no, depth, FULL_FLOOR, &mut nodes);
+                    for floor in [-20, 0, 10] {
+                        let floor = floor * scale;
+                        let v = learned_order(weights, np, no, depth, floor, &mut nodes);
+                        if full + penalty > floor {
+                            assert_eq!(v, full, "{board:?} move {sq} depth {depth} floor {floor}");
+                            exact += 1;
+                        } else {
+                            assert!(
+                                full <= v && v + penalty <= floor,
+                                "{board:?} move {sq}: {v} for {full} under floor {floor}"
+                            );
+                            bounded += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            exact > 100 && bounded > 100,
+            "{exact} exact, {bounded} bounded"
+        );
     }
 }
