@@ -183,3 +183,77 @@ fn depth_refuses_what_it_cannot_honour() {
          60\n"
     );
 }
+
+#[test]
+fn solve_and_show_label_estimates_and_a_stopped_solve_gives_one() {
+    // FFO #40 at depth 3: an estimate, in text and JSON, never a score.
+    let (code, stdout, _) = run(&["solve", "positions/ffo-40.obf", "--depth", "3", "--quiet"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("positions/ffo-40.obf:1  estimate (depth 3) +"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("score") && !stdout.contains("black 5"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = run(&["solve", "positions/ffo-40.obf", "--depth", "3", "--json"]);
+    assert_eq!(code, 0);
+    let value: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(value["score"], serde_json::Value::Null);
+    assert_eq!(value["result"], serde_json::Value::Null);
+    assert_eq!(value["final_discs"], serde_json::Value::Null);
+    assert_eq!(value["estimate_depth"], 3);
+    assert!(value["estimate"].is_i64());
+    // A node limit stops the exact solve of FFO #45: the bounds, and an estimate beside them.
+    let args = [
+        "solve",
+        "positions/ffo-45.obf",
+        "--node-limit",
+        "200000",
+        "--threads",
+        "1",
+    ];
+    let (code, stdout, _) = run(&[&args[..], &["--quiet"]].concat());
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("unfinished (node limit): ") && stdout.contains(", estimate (depth 8) "),
+        "{stdout}"
+    );
+    let (_, stdout, _) = run(&[&args[..], &["--json"]].concat());
+    let value: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(value["score"], serde_json::Value::Null);
+    assert_eq!(value["estimate_depth"], 8);
+    let (lower, upper) = (
+        value["lower"].as_i64().unwrap(),
+        value["upper"].as_i64().unwrap(),
+    );
+    let estimate = value["estimate"].as_i64().unwrap();
+    assert!(lower <= estimate && estimate <= upper, "{value}");
+    // show: the caption says estimate, and the picture still reads back as the position.
+    let (code, stdout, _) = run(&[
+        "show",
+        "positions/ffo-40.obf",
+        "--analyze",
+        "--depth",
+        "3",
+        "--ascii",
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("\nestimate (depth 3): best "), "{stdout}");
+    let (code, back, _) = run(&["solve", "-p", stdout.trim_end(), "--depth", "1", "--json"]);
+    assert_eq!(code, 0, "{stdout}");
+    let back: serde_json::Value = serde_json::from_str(back.trim()).unwrap();
+    assert_eq!(
+        back["position"],
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X"
+    );
+    let (code, _, stderr) = run(&["show", "positions/ffo-40.obf", "--depth", "3"]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            2,
+            "osolve: --depth needs --analyze or --solve (what to estimate)\n"
+        )
+    );
+}

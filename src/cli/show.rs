@@ -20,6 +20,7 @@ use osolve::report::svg::svg;
 use osolve::report::unfinished::shown_unfinished;
 use osolve::search::SolveOptions;
 
+use super::estimate::EstimateArgs;
 use super::variant::{stdout_style, VariantArgs};
 use super::{
     paths, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
@@ -67,6 +68,8 @@ pub struct ShowArgs {
     variant: VariantArgs,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    estimate: EstimateArgs,
 }
 
 /// Where the pictures of a run go: one file (`-` is standard output), or numbered files in a
@@ -225,6 +228,17 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         bail!(PNG_MISSING);
     }
     let variant = args.variant.variant();
+    let refusal = args
+        .estimate
+        .refusal(false, &args.limits, variant)
+        .or_else(|| {
+            (args.estimate.depth.is_some() && !args.analyze && !args.solve)
+                .then(|| "--depth needs --analyze or --solve (what to estimate)".to_string())
+        });
+    if let Some(refusal) = refusal {
+        eprintln!("osolve: {refusal}");
+        return Ok(EXIT_BAD_INPUT);
+    }
     let (items, mut bad_input) = read_inputs(&args, variant)?;
     let svg_target = args
         .svg
@@ -252,7 +266,8 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         force: args.limits.force,
         ..args.search.options(false)
     };
-    let mut marker = Marker::new(marking, options, args.limits.limits())?;
+    let mut marker =
+        Marker::new(marking, options, args.limits.limits())?.with_depth(args.estimate.depth);
     if let Some(handle) = marker.stop_handle() {
         interrupt.register(handle);
     }
@@ -284,6 +299,9 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
                 eprintln!("interrupted: {k} position{} shown", plural(k));
                 return Ok(EXIT_INTERRUPTED);
             }
+            Err(NotShown::Rules) => {
+                bail!("--depth: estimates are made under Othello rules with official scoring only")
+            }
         };
         if let Some(bounds) = &shown.unfinished {
             eprintln!(
@@ -292,7 +310,8 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
             );
         }
         let marks = Marks::from(shown.marked);
-        let picture = Picture::new(&parsed.position, marks, parsed.source.to_string());
+        let picture = Picture::new(&parsed.position, marks, parsed.source.to_string())
+            .with_estimate(shown.exactness.estimate_depth());
         if !quiet {
             let text = format!("{}\n{}\n", parsed.source, colour::diagram(&picture, style));
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {

@@ -14,12 +14,13 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
 use osolve::board::rules::Variant;
-use osolve::drivers::solve::{solve_each, EachSink};
+use osolve::drivers::solve::{solve_each_with, EachSink};
 use osolve::notation::{parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
 use osolve::report::solve::{solved_report, stopped_report, Format};
 use osolve::report::unfinished::StoppedSolve;
 use osolve::search::{Solution, SolveError, SolveOptions, Solver};
 
+use super::estimate::EstimateArgs;
 use super::spinner::Spinner;
 use super::variant::{stdout_style, VariantArgs};
 use super::{
@@ -50,6 +51,8 @@ struct Flags {
     variant: VariantArgs,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    estimate: EstimateArgs,
     /// Prove only win, draw or loss (faster); the score is then 1, 0 or -1.
     #[arg(long)]
     wld: bool,
@@ -150,6 +153,10 @@ type Positions = Box<dyn Iterator<Item = Result<Parsed, ParseError>>>;
 pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let SolveArgs { flags, inputs } = args;
     let variant: Variant = flags.variant.variant();
+    if let Some(refusal) = flags.estimate.refusal(flags.wld, &flags.limits, variant) {
+        eprintln!("osolve: {refusal}");
+        return Ok(EXIT_BAD_INPUT);
+    }
     // Every file is opened before anything is solved: a typo should not cost a long search.
     let mut streams = Vec::with_capacity(inputs.len());
     let mut unreadable = false;
@@ -195,7 +202,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         spinner: None,
         bad_input: false,
     };
-    let totals = match solve_each(&mut solver, streams.into_iter().flatten(), &mut printer) {
+    let items = streams.into_iter().flatten();
+    let depth = flags.estimate.depth;
+    let totals = match solve_each_with(&mut solver, depth, items, &mut printer) {
         Ok(totals) => totals,
         Err(e) => return write_failed(e, printer.bad_input),
     };
@@ -252,6 +261,15 @@ impl EachSink for Printer<'_> {
     }
 
     fn answer(&mut self, parsed: &Parsed, result: Result<Solution, SolveError>) -> io::Result<()> {
+        self.answer_with_estimate(parsed, result, None)
+    }
+
+    fn answer_with_estimate(
+        &mut self,
+        parsed: &Parsed,
+        result: Result<Solution, SolveError>,
+        estimate: Option<Solution>,
+    ) -> io::Result<()> {
         let source = &parsed.source;
         let report = match result {
             Err(SolveError::Refused(refused)) => {
@@ -266,7 +284,7 @@ impl EachSink for Printer<'_> {
                     wld: self.wld,
                     threads: self.threads,
                     unfinished: &unfinished,
-                    estimate: None,
+                    estimate: estimate.as_ref(),
                 };
                 stopped_report(source, &stopped, self.format)
             }

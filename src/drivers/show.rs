@@ -7,9 +7,11 @@
 //! picture, and the binary writes it.
 
 use crate::board::Position;
+use crate::drivers::analyze::ESTIMATE_HASH_MB;
+use crate::engine::estimate::{EstimateError, Estimator};
 use crate::search::{
-    Bounds, Limits, MoveScore, SearchError, Solution, SolveError, SolveOptions, Solver, StopHandle,
-    StopReason, TooManyEmpties,
+    Bounds, Exactness, Limits, MoveScore, SearchError, Solution, SolveError, SolveOptions, Solver,
+    StopHandle, StopReason, TooManyEmpties,
 };
 
 /// What the pictures of a run mark besides the discs.
@@ -42,6 +44,8 @@ pub struct Shown {
     pub marked: Marked,
     /// `Some` when a time or node limit stopped the search: the bounds it proved.
     pub unfinished: Option<Bounds>,
+    /// Exact, or estimates of a search to a depth (see [`Marker::with_depth`]).
+    pub exactness: Exactness,
 }
 
 /// Why a position gets no picture.
@@ -51,6 +55,8 @@ pub enum NotShown {
     Refused(TooManyEmpties),
     /// A stop request ended the search: the run ends here.
     Stopped,
+    /// An estimate was asked for under other rules or scoring than Othello's official ones.
+    Rules,
 }
 
 /// The marks of a run: the marking, and the solver that finds scores and lines (none for
@@ -58,6 +64,8 @@ pub enum NotShown {
 pub struct Marker {
     marking: Marking,
     solver: Option<Box<Solver>>,
+    /// With a depth, the estimates' search and its depth instead of the solver's proofs.
+    estimate: Option<(Estimator, u32)>,
 }
 
 impl Marker {
@@ -76,7 +84,19 @@ impl Marker {
                 Some(Box::new(solver))
             }
         };
-        Ok(Marker { marking, solver })
+        Ok(Marker {
+            marking,
+            solver,
+            estimate: None,
+        })
+    }
+
+    /// The same marker estimating scores and lines by a search of `depth` plies instead of
+    /// solving (`None`: exact); stopped by the solver's handle. Othello rules with official
+    /// scoring only: other positions are refused as [`NotShown::Rules`].
+    pub fn with_depth(mut self, depth: Option<u32>) -> Marker {
+        self.estimate = depth.map(|depth| (Estimator::new(ESTIMATE_HASH_MB), depth));
+        self
     }
 
     /// The handle that stops the solver's searches; `None` when nothing is solved.
@@ -90,8 +110,32 @@ impl Marker {
             return Ok(Shown {
                 marked: Marked::Legal,
                 unfinished: None,
+                exactness: Exactness::Exact,
             });
         };
+        if let Some((estimator, depth)) = self.estimate.as_mut() {
+            let stop = solver.stop_handle();
+            let estimated = match self.marking {
+                Marking::Scores => estimator
+                    .score_moves(position, *depth, false, Some(&stop))
+                    .map(|e| (Marked::Scores(e.moves), e.exactness)),
+                Marking::Line | Marking::Legal => estimator
+                    .solve(position, *depth, Some(&stop))
+                    .map(|solution| {
+                        let exactness = solution.exactness;
+                        (Marked::Line(solution), exactness)
+                    }),
+            };
+            return match estimated {
+                Ok((marked, exactness)) => Ok(Shown {
+                    marked,
+                    unfinished: None,
+                    exactness,
+                }),
+                Err(EstimateError::Stopped(_)) => Err(NotShown::Stopped),
+                Err(EstimateError::Rules) => Err(NotShown::Rules),
+            };
+        }
         let result = match self.marking {
             Marking::Scores => solver
                 .score_moves(position)
@@ -102,6 +146,7 @@ impl Marker {
             Ok(marked) => Ok(Shown {
                 marked,
                 unfinished: None,
+                exactness: Exactness::Exact,
             }),
             Err(SolveError::Refused(refused)) => Err(NotShown::Refused(refused)),
             Err(SolveError::Unfinished(unfinished)) => {
@@ -115,6 +160,7 @@ impl Marker {
                 Ok(Shown {
                     marked,
                     unfinished: Some(unfinished.bounds),
+                    exactness: Exactness::Exact,
                 })
             }
         }
@@ -149,6 +195,7 @@ mod tests {
             Shown {
                 marked: Marked::Scores(moves),
                 unfinished: None,
+                exactness: Exactness::Exact,
             } => assert_eq!((moves[0].score, moves.len()), (18, 8)),
             other => panic!("expected every move's score, found {other:?}"),
         }

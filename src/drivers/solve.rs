@@ -13,6 +13,8 @@ use std::ops::ControlFlow;
 
 use super::batch::{self, BatchError, Options, Totals, Work};
 use crate::board::Position;
+use crate::drivers::analyze::ESTIMATE_HASH_MB;
+use crate::engine::estimate::{EstimateError, Estimator};
 use crate::notation::{ParseError, Parsed};
 use crate::search::{Solution, SolveError, Solver, StopHandle, Stopped, TooManyEmpties};
 
@@ -32,6 +34,18 @@ pub trait EachSink {
     /// The answer for `parsed`: its solution, its refusal (too deep to finish without a limit
     /// or `force`), or the bounds a limit left. A stop request ends the run instead.
     fn answer(&mut self, parsed: &Parsed, result: Result<Solution, SolveError>) -> io::Result<()>;
+    /// The answer for `parsed` whose solve a time or node limit stopped, with the best estimate
+    /// of its score ([`Estimator::after_stop`], marked as an estimate) when one was made. The
+    /// default drops the estimate and calls [`EachSink::answer`].
+    fn answer_with_estimate(
+        &mut self,
+        parsed: &Parsed,
+        result: Result<Solution, SolveError>,
+        estimate: Option<Solution>,
+    ) -> io::Result<()> {
+        let _ = estimate;
+        self.answer(parsed, result)
+    }
 }
 
 /// What a [`solve_each`] run did.
@@ -83,7 +97,28 @@ pub fn solve_each<I>(
 where
     I: IntoIterator<Item = Result<Parsed, ParseError>>,
 {
+    solve_each_with(solver, None, items, sink)
+}
+
+/// [`solve_each`], or with `depth` an estimate of each position instead (the middle-game
+/// search to `depth` plies, [`Estimator::solve`]: each answer a [`Solution`] marked as an
+/// estimate), stopped by `solver`'s handle. Without `depth`, a solve that a time or node limit
+/// stops is answered through [`EachSink::answer_with_estimate`] with the best estimate of its
+/// score. With `depth`, a position under other rules or scoring than Othello's official ones
+/// ends the run with an error (the evaluation knows no other).
+pub fn solve_each_with<I>(
+    solver: &mut Solver,
+    depth: Option<u32>,
+    items: I,
+    sink: &mut dyn EachSink,
+) -> io::Result<EachTotals>
+where
+    I: IntoIterator<Item = Result<Parsed, ParseError>>,
+{
     let stop = solver.stop_handle();
+    let wld = solver.options().wld;
+    // Made when first needed: an exact run that no limit stops never allocates its table.
+    let mut estimator: Option<Estimator> = None;
     let mut totals = EachTotals::default();
     for item in items {
         let parsed = match item {
@@ -100,14 +135,52 @@ where
             break;
         }
         sink.start(&parsed);
-        let result = solver.solve(&parsed.position);
+        let (result, estimate) = match depth {
+            Some(depth) => {
+                let estimated = estimator
+                    .get_or_insert_with(|| Estimator::new(ESTIMATE_HASH_MB))
+                    .solve(&parsed.position, depth, Some(&stop));
+                match estimated {
+                    Ok(solution) => (Ok(solution), None),
+                    Err(EstimateError::Stopped(_)) => {
+                        sink.finish();
+                        totals.interrupted = true;
+                        break;
+                    }
+                    Err(error @ EstimateError::Rules) => {
+                        sink.finish();
+                        return Err(io::Error::other(error));
+                    }
+                }
+            }
+            None => {
+                let result = solver.solve(&parsed.position);
+                let estimate = match &result {
+                    Err(SolveError::Unfinished(unfinished)) if !stop.is_stopped() => {
+                        let made = || Estimator::new(ESTIMATE_HASH_MB);
+                        estimator.get_or_insert_with(made).after_stop(
+                            &parsed.position,
+                            unfinished,
+                            wld,
+                            Some(&stop),
+                        )
+                    }
+                    _ => None,
+                };
+                (result, estimate)
+            }
+        };
         sink.finish();
         if matches!(&result, Err(error) if error.is_interrupted()) {
             totals.interrupted = true;
             break;
         }
         let refused = matches!(result, Err(SolveError::Refused(_)));
-        sink.answer(&parsed, result)?;
+        if matches!(result, Err(SolveError::Unfinished(_))) {
+            sink.answer_with_estimate(&parsed, result, estimate)?;
+        } else {
+            sink.answer(&parsed, result)?;
+        }
         if refused {
             totals.refused += 1;
         } else {

@@ -18,9 +18,9 @@ use crate::search::{
 };
 
 /// The depth of the estimate made beside the bounds of a solve a time or node limit stopped
-/// ([`Estimator::after_stop`]): a few milliseconds of search on one thread even at 40
-/// empties, so the limit is hardly overshot. (Measured on FFO #60-#79, 1 thread, under
-/// load: see docs/estimates.md.)
+/// ([`Estimator::after_stop`]): cheap beside any useful limit, so the limit is hardly
+/// overshot (FFO #40-#59 on one thread: depth 6 takes about 7 thousand nodes a position, depth
+/// 10 about 340 thousand; docs/estimates.md).
 pub const AFTER_STOP_DEPTH: u32 = 8;
 
 /// Why an estimate was not made.
@@ -110,7 +110,7 @@ impl Estimator {
     /// let estimate = estimator.solve(&Position::start(), 6, None)?;
     /// assert_eq!(estimate.exactness, Exactness::Estimate { depth: 6 });
     /// assert!(!estimate.is_exact() && estimate.final_discs().is_none());
-    /// assert_eq!(estimate.pv.len(), 6);
+    /// assert!(!estimate.pv.is_empty() && estimate.pv.len() <= 6);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn solve(

@@ -105,9 +105,10 @@ fn is_gtp_answer(line: &str) -> bool {
         .is_some_and(|rest| rest.trim().bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// The caption `show` prints under the line of counts: `best a2 +38`, `score +38  pv a2 ...`.
+/// The caption `show` prints under the line of counts: `best a2 +38`, `score +38  pv a2 ...`,
+/// `estimate (depth 8): best b8 +16`.
 fn is_caption(line: &str) -> bool {
-    line.starts_with("best ") || line.starts_with("score ")
+    line.starts_with("best ") || line.starts_with("score ") || line.starts_with("estimate (depth ")
 }
 
 /// The side to move (and the discs left, `black 10 10`) that a line of counts names, as the

@@ -57,6 +57,9 @@ pub struct Picture {
     pub supplies: Option<Supplies>,
     /// The marks on the empty squares.
     pub marks: Marks,
+    /// The depth of the search whose estimates the marks are (`show --depth N`); `None` when
+    /// they are exact. The caption then starts `estimate (depth N)`.
+    pub estimate_depth: Option<u32>,
     /// A title, such as where the position came from (may be empty).
     pub title: String,
 }
@@ -96,8 +99,16 @@ impl Picture {
             over: position.is_over(),
             supplies: position.supplies(),
             marks,
+            estimate_depth: None,
             title: title.into(),
         }
+    }
+
+    /// The same picture with marks that are estimates of a search of `depth` plies (`None`:
+    /// exact).
+    pub fn with_estimate(mut self, depth: Option<u32>) -> Picture {
+        self.estimate_depth = depth;
+        self
     }
 
     /// The best score among the marks' scores, if they are scores.
@@ -183,8 +194,19 @@ impl Picture {
     }
 
     /// The line under the board about the marks: `best a2 +38` (or `best -- (pass) -12`), or
-    /// `score +38  pv a2 b1 -- c1`; `None` for legal moves.
+    /// `score +38  pv a2 b1 -- c1`, after `estimate (depth N): ` for estimates; `None` for
+    /// legal moves.
     pub fn caption(&self) -> Option<String> {
+        let caption = self.exact_caption()?;
+        Some(match self.estimate_depth {
+            // Never written as proven: `estimate (depth 8): best b8 +16`.
+            Some(depth) => format!("estimate (depth {depth}): {caption}"),
+            None => caption,
+        })
+    }
+
+    /// [`Picture::caption`] without the estimate's label.
+    fn exact_caption(&self) -> Option<String> {
         match &self.marks {
             Marks::Legal => None,
             Marks::Scores(scores) => {
