@@ -3,8 +3,9 @@
 //! 32 discs per player), the scoring of a finished game ([`Scoring`]: official, or raw disc
 //! difference), the discs left to each side ([`Supplies`]) and the search's state that carries
 //! them ([`GameState`]; the position a user gives, with its colours and the check that its rules
-//! can reach it, is [`super::Position`]). The same rules as types ([`GameRules`] and its four instances) are what
-//! the code generic over the rules (the search, perft) is monomorphised for: the state it
+//! can reach it, is `board::Position`, above this module). The same rules as types
+//! ([`GameRules`] and its four instances) are what the code generic over the rules (the search,
+//! perft) is monomorphised for: the state it
 //! walks, the squares the side to move may take, the play and pass steps, the final score and
 //! a key that tells states apart. Uses the board primitives (legal moves, flips) and knows
 //! nothing of search or text.

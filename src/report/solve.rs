@@ -16,9 +16,9 @@ use super::{diagram, work_text};
 use crate::board::rules::Supplies;
 use crate::board::{Color, Position};
 use crate::notation::{format_board, Source};
-use crate::search::{BestMove, FinalCount, Solution};
+use crate::search::{FinalCount, Solution};
 
-pub use super::terms::{move_name, Outcome, PASS};
+pub use super::terms::{best_move_name, move_name, Outcome, PASS};
 
 /// Disc counts at the end of perfect play: empty squares given to the winner under Othello
 /// rules with official scoring; under the other rule sets the discs actually on the board and
@@ -175,15 +175,6 @@ pub fn rules_line(position: &Position) -> String {
     )
 }
 
-/// The best move as reports write it: `a2`, `--` for a forced pass, `None` when the game is over.
-pub fn best_move_name(best: BestMove) -> Option<String> {
-    match best {
-        BestMove::Play(square) => Some(square.to_string()),
-        BestMove::Pass => Some(PASS.to_string()),
-        BestMove::GameOver => None,
-    }
-}
-
 /// The result line of a solution, without a newline:
 /// `score +38 (black 51 - white 13)  best a2  pv a2 b1 -- ...  nodes 21.3M  0.84 s  25.4 Mn/s`.
 /// With WLD the first part reads `result win (black wins)` / `result draw`; an estimate
@@ -299,7 +290,7 @@ mod tests {
     use super::*;
     use crate::board::rules::{Rules, Scoring};
     use crate::board::Square;
-    use crate::search::Exactness;
+    use crate::search::{BestMove, Exactness};
     use std::time::Duration;
 
     const PLAIN: TermStyle = TermStyle {

@@ -1,10 +1,12 @@
-//! The words every report writes the same way: a move (`a2`, `--` for a pass) and the outcome
+//! The words every report writes the same way: a move (`a2`, `--` for a pass), the best move of
+//! a search, and the outcome
 //! of a score for the side to move (win, draw, loss). At the bottom of report/: it imports
 //! nothing of the other report modules, so each of them can use it.
 
 use serde::{Deserialize, Serialize};
 
 use crate::board::Square;
+use crate::search::BestMove;
 
 /// How a pass is written in moves and principal variations.
 pub const PASS: &str = "--";
@@ -44,4 +46,13 @@ impl Outcome {
 /// A move as reports write it: `a2`, or `--` for a pass.
 pub fn move_name(mv: Option<Square>) -> String {
     mv.map_or_else(|| PASS.to_string(), |square| square.to_string())
+}
+
+/// The best move as reports write it: `a2`, `--` for a forced pass, `None` when the game is over.
+pub fn best_move_name(best: BestMove) -> Option<String> {
+    match best {
+        BestMove::Play(square) => Some(square.to_string()),
+        BestMove::Pass => Some(PASS.to_string()),
+        BestMove::GameOver => None,
+    }
 }

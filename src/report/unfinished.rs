@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::terms::move_name;
+use super::terms::{best_move_name, move_name};
 use super::{diagram, work_text};
 use crate::board::{Color, Position};
 use crate::drivers::show::Marked;
@@ -82,7 +82,7 @@ fn estimate_of(stopped: &StoppedSolve<'_>) -> Option<(i32, Option<String>, u32)>
     let depth = estimate.exactness.estimate_depth()?;
     let bounds = &stopped.unfinished.bounds;
     let score = estimate.score.clamp(bounds.lower, bounds.upper);
-    let best = super::solve::best_move_name(estimate.best_move);
+    let best = best_move_name(estimate.best_move);
     Some((score, best, depth))
 }
 
