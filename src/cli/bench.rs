@@ -1,7 +1,7 @@
 //! `osolve bench`: solves a standard suite (or a file) and prints nodes, times and nodes per
 //! second per position, then the totals and whether every score was right. Wires the arguments
-//! to `osolve::drivers::bench::run`, prints through `osolve::report::bench`, and draws a progress bar on
-//! standard error when that is a terminal.
+//! to `osolve::drivers::bench` (`refusals`, then `run`), prints through `osolve::report::bench`,
+//! and draws a progress bar on standard error when that is a terminal.
 
 use super::{
     check_readable, interrupt, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK,

@@ -1,17 +1,16 @@
 //! `osolve perft`: counts the leaf positions 1 to DEPTH plies below the start (or `--position`)
-//! with the library's parallel perft, printing each depth as soon as it is counted, with its
-//! time and rate (rows formatted by `osolve::report`). Ctrl-C or SIGTERM ends it at once with
+//! with the library's parallel perft (`osolve::drivers::perft::perft_depths`), printing each
+//! depth as soon as it is counted, with its time and rate (rows formatted by `osolve::report`). Ctrl-C or SIGTERM ends it at once with
 //! exit code 130: the depths printed are kept, the one being counted has nothing to save. Under
 //! `--rules reversi` it counts from the empty board with the Reversi move rules (the same perft
 //! over the Reversi play step).
 
 use std::io::{self, Write};
-use std::time::Instant;
 
 use clap::Args;
 use osolve::board::rules::{Rules, Variant};
 use osolve::board::Position;
-use osolve::drivers::perft::perft_game;
+use osolve::drivers::perft::perft_depths;
 use osolve::notation::{parse_text_with, Source};
 use osolve::report::{perft_header, perft_row};
 
@@ -60,15 +59,11 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
     let mut out = io::stdout().lock();
     let written = (|| -> io::Result<()> {
         out.write_all(perft_header(&position).as_bytes())?;
-        // Depth 0 is the position itself; otherwise every depth from 1 is counted.
-        for depth in args.depth.min(1)..=args.depth {
-            let start = Instant::now();
-            let leaves = perft_game(&position, depth);
-            let row = perft_row(depth, leaves, start.elapsed().as_secs_f64());
+        perft_depths(&position, args.depth, |depth, leaves, time| {
+            let row = perft_row(depth, leaves, time.as_secs_f64());
             out.write_all(row.as_bytes())?;
-            out.flush()?;
-        }
-        Ok(())
+            out.flush()
+        })
     })();
     match written {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {

@@ -1,7 +1,8 @@
 //! The benchmark driver behind `osolve bench`: standard suites (FFO #40-#49, #40-#59, #1-#19,
 //! built into the library from `positions/`) or a user's file of positions, solved one by one
 //! with a [`Solver`], optionally several times, giving per-position nodes, median times and a
-//! verdict against the scores the suite expects.
+//! verdict against the scores the suite expects. A suite with a position too deep to finish is
+//! refused as a whole before anything is measured ([`refusals`]).
 //!
 //! It never prints and never knows about terminals: progress is reported through a callback and
 //! the results come back as a [`BenchReport`] for `report::bench` to format.

@@ -11,6 +11,7 @@
 use crate::board::rules::{GameRules, Official, Othello, ReversiRules, Rules};
 use crate::board::{Bits, Board, Position};
 use rayon::prelude::*;
+use std::time::{Duration, Instant};
 
 /// Leaves at one ply left, from the side to move's legal moves: one per move, or one leaf when
 /// there is none (a pass, or a finished game).
@@ -90,6 +91,22 @@ pub fn perft_game(position: &Position, depth: u32) -> u64 {
     }
 }
 
+/// The run of `osolve perft`: [`perft_game`] from `position` at every depth from 1 to `depth`
+/// (depth 0 alone when `depth` is 0: the position itself), handing each depth, its leaves and
+/// the time it took to `row` as soon as it is counted; an error from `row` ends the run with it.
+pub fn perft_depths<E>(
+    position: &Position,
+    depth: u32,
+    mut row: impl FnMut(u32, u64, Duration) -> Result<(), E>,
+) -> Result<(), E> {
+    for depth in depth.min(1)..=depth {
+        let start = Instant::now();
+        let leaves = perft_game(position, depth);
+        row(depth, leaves, start.elapsed())?;
+    }
+    Ok(())
+}
+
 /// [`perft_game`] on the calling thread.
 pub fn perft_game_sequential(position: &Position, depth: u32) -> u64 {
     match position.rules() {
@@ -142,6 +159,23 @@ fn enumerate<R: GameRules>(state: R::State, plies: u32, frontier: &mut Vec<R::St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_depth_is_handed_on_in_order() {
+        let mut rows = Vec::new();
+        let start = Position::start();
+        let done = perft_depths(&start, 3, |depth, leaves, _| {
+            rows.push((depth, leaves));
+            Ok::<(), ()>(())
+        });
+        assert_eq!((done, rows), (Ok(()), vec![(1, 4), (2, 12), (3, 56)]));
+        let mut rows = Vec::new();
+        let _ = perft_depths(&start, 0, |depth, leaves, _| {
+            rows.push((depth, leaves));
+            Err::<(), &str>("stop")
+        });
+        assert_eq!(rows, [(0, 1)]);
+    }
 
     /// Aart Bik's published counts from the start position, depth 0 to 12.
     const START: [u64; 13] = [
