@@ -21,8 +21,27 @@ const START: &str = "---------------------------OX------XO----------------------
 /// White to move with no white disc left: the game is over, black wins 64-0.
 const FINISHED: &str = "----------X-------X------XXXXXX-X-XXX------X-------------------- O";
 
-/// Runs `osolve nboard` on `script`; returns its output lines, checking that it exits 0.
+/// Runs `osolve nboard` on `script`; returns its output lines, checking that it exits 0,
+/// without the progress lines of its searches (`status nodes ...`: how many depends on time).
 fn session(args: &[&str], script: &str) -> Vec<String> {
+    all_lines(args, script)
+        .into_iter()
+        .filter(|line| !line.starts_with("status nodes "))
+        .collect()
+}
+
+/// The next line of `engine` that is not a search's progress (`status nodes ...`).
+fn answer(engine: &mut Interactive) -> String {
+    loop {
+        let line = engine.read_line();
+        if !line.starts_with("status nodes ") {
+            return line;
+        }
+    }
+}
+
+/// [`session`] with every line.
+fn all_lines(args: &[&str], script: &str) -> Vec<String> {
     common::session("nboard", args, script)
         .lines()
         .map(str::to_string)
@@ -257,43 +276,67 @@ fn a_ping_in_the_middle_of_a_search_is_answered_at_once() {
         "nboard 2\nset depth 60\nset game {}\ngo",
         ggf(START, "")
     ));
-    assert_eq!(engine.read_line(), "set myname osolve");
-    assert_eq!(engine.read_line(), "status thinking");
+    assert_eq!(answer(&mut engine), "set myname osolve");
+    assert_eq!(answer(&mut engine), "status thinking");
     std::thread::sleep(Duration::from_millis(300));
     engine.send("ping 7");
     // The stopped search gives no move (the GUI no longer wants it), then the pong.
-    assert_eq!(engine.read_line(), "status");
-    assert_eq!(engine.read_line(), "pong 7");
+    assert_eq!(answer(&mut engine), "status");
+    assert_eq!(answer(&mut engine), "pong 7");
     // The engine goes on: an exact hint in an endgame after the ping.
     engine.send(&format!("set game {}\nhint 1", ggf(FFO_1, "")));
-    assert_eq!(engine.read_line(), "status thinking");
-    assert_eq!(engine.read_line(), "search G8 18.00 0 100%");
+    assert_eq!(answer(&mut engine), "status thinking");
+    assert_eq!(answer(&mut engine), "search G8 18.00 0 100%");
     let nodes = |line: String| -> u64 {
         let fields: Vec<&str> = line.split(' ').collect();
         assert_eq!((fields.len(), fields[0]), (3, "nodestats"), "{line}");
         fields[1].parse().unwrap()
     };
-    let first = nodes(engine.read_line());
-    assert_eq!(engine.read_line(), "status");
+    let first = nodes(answer(&mut engine));
+    assert_eq!(answer(&mut engine), "status");
     // A second ping, this time stopping the exact solver itself (FFO #50, 26 empties: with
     // 600 s it tries to score every move exactly), then the same hint again: the same exact answer, from the solver's table kept
     // through the stop, in a fraction of the nodes (a new solver would search them all again).
     let ffo_50 = "----X-----XXX----OOOXOOO-OOOXOOO-OXOXOXO-OOXXOOO--OOXO----O--O-- X";
     engine.send(&format!("set game {}\nhint 3", ggf(ffo_50, "")));
-    assert_eq!(engine.read_line(), "status thinking");
+    assert_eq!(answer(&mut engine), "status thinking");
     std::thread::sleep(Duration::from_millis(300));
     engine.send(&format!(
         "ping 8\nset game {}\nhint 1\nquit",
         ggf(FFO_1, "")
     ));
     engine.close_input();
-    assert_eq!(engine.read_line(), "status");
-    assert_eq!(engine.read_line(), "pong 8");
-    assert_eq!(engine.read_line(), "status thinking");
-    assert_eq!(engine.read_line(), "search G8 18.00 0 100%");
-    let again = nodes(engine.read_line());
+    assert_eq!(answer(&mut engine), "status");
+    assert_eq!(answer(&mut engine), "pong 8");
+    assert_eq!(answer(&mut engine), "status thinking");
+    assert_eq!(answer(&mut engine), "search G8 18.00 0 100%");
+    let again = nodes(answer(&mut engine));
     assert!(again * 4 < first, "{first} nodes, then {again}");
-    assert_eq!(engine.read_line(), "status");
+    assert_eq!(answer(&mut engine), "status");
     let status = engine.wait();
     assert!(status.success(), "{status:?}");
+}
+
+/// A long search shows the exact solver's progress in `status` lines while it runs, before
+/// its answer (FFO #40, 20 empties, +38 by A2, on one thread).
+#[test]
+fn a_long_search_shows_its_progress_in_status_lines() {
+    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let lines = all_lines(
+        &[],
+        &format!("nboard 2\nset game {}\nhint 1\nquit\n", ggf(ffo40, "")),
+    );
+    assert_eq!(lines[..2], ["set myname osolve", "status thinking"]);
+    let answer = lines
+        .iter()
+        .position(|line| line.starts_with("search "))
+        .expect("a search line");
+    assert_eq!(lines[answer], "search A2 38.00 0 100%");
+    let status = &lines[2..answer];
+    assert!(!status.is_empty(), "{lines:?}");
+    for line in status {
+        assert!(line.starts_with("status nodes "), "{line}");
+        assert!(line.contains(" Mn/s  score "), "{line}");
+    }
+    assert_eq!(lines.last().map(String::as_str), Some("status"));
 }

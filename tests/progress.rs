@@ -2,7 +2,10 @@
 //! `SolveOptions` receives events whose proven bounds only narrow and hold the true score,
 //! whose nodes and times only grow, through the selective passes and the exact search, ending
 //! at the exact score with the final best move (FFO #40, one thread, and its every move's
-//! score), or at the bounds of a stopped search; small positions send none.
+//! score), or at the bounds of a stopped search; small positions send none. Through the CLI:
+//! `solve` and `show --analyze` print the live line on a terminal (run under `script`), `analyze`
+//! shows it in its progress bar, and
+//! nothing of it with `--quiet` or when standard error is not a terminal.
 
 use std::sync::{Arc, Mutex};
 
@@ -13,7 +16,7 @@ use osolve::search::{
 };
 
 mod common;
-use common::{root, sq};
+use common::{binary, root, run_in, sq};
 
 /// FFO #40 (20 empties, black to move, +38 by a2).
 fn ffo40() -> Position {
@@ -169,4 +172,60 @@ fn a_stopped_search_ends_with_its_proven_bounds_and_small_ones_send_nothing() {
     events.lock().unwrap().clear();
     assert_eq!(solver.solve(&small).unwrap().score, -18);
     assert_eq!(events.lock().unwrap().len(), 0);
+}
+
+/// Runs `osolve ARGS` under `script`, which gives it a terminal; `None` where `script` is
+/// missing.
+fn on_a_terminal(args: &str) -> Option<String> {
+    // Wide enough for the whole line (a narrower terminal gets it cut at its width).
+    let command = format!("stty rows 50 cols 250; {} {args}", binary().display());
+    let output = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(root())
+        .output()
+        .ok()?;
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_long_solve_on_a_terminal_shows_the_live_line_and_quiet_does_not() {
+    let long = "solve -p f5d6c3d3c4f4f6f3e6e7d7 --time-limit 2 --ascii --threads 1";
+    let Some(text) = on_a_terminal(long) else {
+        return;
+    };
+    assert!(text.contains("solving <position>:1 (49 empties)"), "{text}");
+    assert!(text.contains(" Mn/s  score in [-64, +64]"), "{text}");
+    // The selective passes have a quarter of the time: the line shows the exact search.
+    assert!(
+        text.contains("  best ") && text.contains("  exact ("),
+        "{text}"
+    );
+    assert!(text.contains("unfinished (time limit)"), "{text}");
+    // Rewritten in place and erased before the result.
+    assert!(text.contains('\r'), "{text}");
+    let quiet = on_a_terminal(&format!("{long} -q")).unwrap();
+    assert!(!quiet.contains("solving"), "{quiet}");
+    assert!(
+        quiet.starts_with("<position>:1  unfinished (time limit)"),
+        "{quiet}"
+    );
+    // `show --analyze` shows the moves it has scored.
+    let show = on_a_terminal(
+        "show -p f5d6c3d3c4f4f6f3e6e7d7 --analyze --time-limit 2 --ascii --threads 1",
+    )
+    .unwrap();
+    assert!(show.contains("solving <position>:1 (49 empties)"), "{show}");
+    assert!(show.contains("  moves 0/12  "), "{show}");
+    // `analyze` shows a deep position's progress in its bar.
+    let analyze = on_a_terminal("analyze positions/ffo-45.obf --time-limit 2 --threads 1").unwrap();
+    assert!(
+        analyze.contains(" Mn/s  score in [-64, +64]  moves 0/"),
+        "{analyze}"
+    );
+    // Without a terminal there is none of it either.
+    let args: Vec<&str> = long.split(' ').collect();
+    let (_, stdout, stderr) = run_in(root(), &args);
+    assert_eq!(stderr, "");
+    assert!(stdout.contains("<position>:1\n"), "{stdout}");
 }

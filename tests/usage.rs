@@ -8,7 +8,7 @@
 use std::fs;
 
 mod common;
-use common::{binary, root, run_in, temp_dir};
+use common::{root, run_in, temp_dir};
 
 /// FFO #1 (14 empties) with its published scores.
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
@@ -280,46 +280,4 @@ fn completions_and_the_manual_page() {
     let (code, _, stderr) = run_in(root(), &["man", "foo"]);
     assert_eq!(code, 2);
     assert!(stderr.starts_with("osolve: man foo: no such command (expected one of solve, "));
-}
-
-/// A single long solve on a terminal shows a spinner on standard error (run under `script`,
-/// which gives the command a terminal; skipped where `script` is missing). The 2-second time
-/// limit makes the search last long enough for the spinner, which waits a second.
-#[cfg(unix)]
-#[test]
-fn a_long_solve_on_a_terminal_shows_a_spinner() {
-    let binary = binary();
-    let command = format!(
-        "{} solve -p f5d6c3d3c4f4f6f3e6e7d7 --time-limit 2 --ascii -q",
-        binary.display()
-    );
-    let Ok(output) = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .output()
-    else {
-        return;
-    };
-    let text = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        text.contains("solving <position>:1 (49 empties) 00:00:01"),
-        "{text}"
-    );
-    assert!(
-        text.contains("<position>:1  unfinished (time limit)"),
-        "{text}"
-    );
-    // Without a terminal there is no spinner.
-    let (_, stdout, stderr) = run_in(
-        root(),
-        &[
-            "solve",
-            "-p",
-            "f5d6c3d3c4f4f6f3e6e7d7",
-            "--time-limit",
-            "2",
-            "-q",
-        ],
-    );
-    assert!(!stderr.contains("solving"), "{stderr}");
-    assert!(stdout.starts_with("<position>:1  unfinished (time limit)"));
 }

@@ -26,6 +26,7 @@ fn _osolve(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<position::Position>()?;
     module.add_class::<solver::Solver>()?;
     module.add_class::<solver::Solution>()?;
+    module.add_class::<solver::ProgressEvent>()?;
     module.add_class::<solver::Batch>()?;
     module.add_class::<files::Record>()?;
     module.add_class::<files::PositionReader>()?;

@@ -4,11 +4,12 @@
 //! released. A long search runs on a thread of its own while the calling thread waits and
 //! looks for signals: Ctrl-C (or any exception a signal handler raises) stops the search
 //! through the library's stop handle within a few tens of milliseconds, and the solver is
-//! resumed, ready for the next call, table kept.
+//! resumed, ready for the next call, table kept. `solve(progress=...)` hands the library's
+//! progress events to a Python callable on the calling thread, as the waiting thread gets them.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Mutex;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -17,8 +18,8 @@ use osolve::board::rules::Scoring;
 use osolve::board::{Color, Square};
 use osolve::drivers::batch::PARALLEL_MAX_EMPTIES;
 use osolve::search::{
-    BestMove, Limits, MoveScore, Solution as LibSolution, SolveError, SolveOptions,
-    Solver as LibSolver, StopReason, Unfinished, FEASIBLE_EMPTIES,
+    BestMove, Limits, MoveScore, Progress as LibProgress, ProgressFn, Solution as LibSolution,
+    SolveError, SolveOptions, Solver as LibSolver, Stage, StopReason, Unfinished, FEASIBLE_EMPTIES,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -61,6 +62,8 @@ fn stopped(error: SolveError) -> Unfinished {
 /// positions solved in parallel with each other.
 struct Engine {
     big: LibSolver,
+    /// Where `big`'s progress events go during a `solve(progress=...)`; `None` otherwise.
+    events: Arc<Mutex<Option<Sender<LibProgress>>>>,
     workers: Vec<LibSolver>,
     threads: usize,
     hash_mb: usize,
@@ -114,6 +117,18 @@ fn watched<T: Send>(
     empties: u32,
     work: impl FnOnce(&mut LibSolver) -> T + Send,
 ) -> PyResult<T> {
+    watched_with(py, solver, empties, work, &mut |_| Ok(()))
+}
+
+/// [`watched`], calling `poll` on this thread (holding the GIL) each time it looks for
+/// signals; an error of `poll` stops the search like a signal's.
+fn watched_with<T: Send>(
+    py: Python<'_>,
+    solver: &mut LibSolver,
+    empties: u32,
+    work: impl FnOnce(&mut LibSolver) -> T + Send,
+    poll: &mut dyn FnMut(Python<'_>) -> PyResult<()>,
+) -> PyResult<T> {
     if empties <= INLINE_MAX_EMPTIES {
         return Ok(work(solver));
     }
@@ -130,7 +145,7 @@ fn watched<T: Send>(
             match got {
                 Ok(value) => return Ok(value),
                 Err(RecvTimeoutError::Timeout) => {
-                    if let Err(error) = py.check_signals() {
+                    if let Err(error) = py.check_signals().and_then(|()| poll(py)) {
                         stop.stop();
                         // The search sees the stop within a few thousand nodes.
                         let _ = py.detach(move || rx.recv());
@@ -206,18 +221,27 @@ impl Solver {
         if hash_mb == 0 {
             return Err(PyValueError::new_err("hash_mb: expected at least 1 MiB"));
         }
+        let events: Arc<Mutex<Option<Sender<LibProgress>>>> = Arc::new(Mutex::new(None));
+        let sink = Arc::clone(&events);
         let big = LibSolver::new(SolveOptions {
             threads,
             hash_mb,
             wld,
             force: true,
-            progress: None,
+            progress: Some(ProgressFn::new(move |event| {
+                if let Ok(slot) = sink.lock() {
+                    if let Some(tx) = slot.as_ref() {
+                        let _ = tx.send(*event);
+                    }
+                }
+            })),
         })
         .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         let threads = big.threads();
         Ok(Solver {
             engine: Mutex::new(Engine {
                 big,
+                events,
                 workers: Vec::new(),
                 threads,
                 hash_mb,
@@ -258,7 +282,12 @@ impl Solver {
     /// that reaches the limit returns a Solution with ``exact`` False and the proven bounds.
     /// Positions of more than 36 empties are refused (TooManyEmptiesError) unless ``force`` or
     /// a limit is given. Ctrl-C raises KeyboardInterrupt within a fraction of a second.
-    #[pyo3(signature = (position, *, time_limit = None, node_limit = None, force = false))]
+    /// ``progress(event)`` is called on this thread with each Progress event of a search of
+    /// 12 empties or more (the bounds as they narrow, the move held best, the stage, every
+    /// 0.1 s or so), the last one ``finished`` or ``stopped``; an exception it raises stops
+    /// the search and is raised.
+    #[pyo3(signature = (position, *, time_limit = None, node_limit = None, force = false,
+                        progress = None))]
     fn solve(
         &self,
         py: Python<'_>,
@@ -266,6 +295,7 @@ impl Solver {
         time_limit: Option<f64>,
         node_limit: Option<u64>,
         force: bool,
+        progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Solution> {
         let limits = limits_of(time_limit, node_limit)?;
         let mut engine = self.engine()?;
@@ -273,9 +303,28 @@ impl Solver {
         Solver::check(py, engine, position, limits, force)?;
         engine.big.set_limits(limits);
         let game = position.game;
-        let outcome = watched(py, &mut engine.big, position.empties(), move |solver| {
-            solver.solve(&game).map_err(stopped)
-        });
+        let work = move |solver: &mut LibSolver| solver.solve(&game).map_err(stopped);
+        let outcome = match &progress {
+            None => watched(py, &mut engine.big, position.empties(), work),
+            Some(callback) => {
+                let (tx, rx) = mpsc::channel();
+                set_events(&engine.events, Some(tx));
+                let mut deliver = |_: Python<'_>| -> PyResult<()> {
+                    while let Ok(event) = rx.try_recv() {
+                        callback.call1((ProgressEvent::of(&event),))?;
+                    }
+                    Ok(())
+                };
+                let outcome =
+                    watched_with(py, &mut engine.big, position.empties(), work, &mut deliver);
+                set_events(&engine.events, None);
+                if outcome.is_ok() {
+                    // The events sent after the last look, the last one included.
+                    deliver(py)?;
+                }
+                outcome
+            }
+        };
         engine.big.set_limits(Limits::NONE);
         Ok(Solution::of(position, outcome?, engine.wld, engine.threads))
     }
@@ -391,6 +440,100 @@ impl Solver {
             engine.hash_mb,
             if engine.wld { ", wld=True" } else { "" }
         ))
+    }
+}
+
+/// Points the big solver's progress events at `tx` (or nowhere).
+fn set_events(events: &Mutex<Option<Sender<LibProgress>>>, tx: Option<Sender<LibProgress>>) {
+    if let Ok(mut slot) = events.lock() {
+        *slot = tx;
+    }
+}
+
+/// One progress event of `Solver.solve(progress=...)`.
+#[pyclass(module = "osolve", name = "Progress", frozen)]
+pub struct ProgressEvent {
+    /// Seconds since the search started.
+    #[pyo3(get)]
+    seconds: f64,
+    /// Nodes searched so far.
+    #[pyo3(get)]
+    nodes: u64,
+    /// Proven lower bound of the score (never above the exact score; only rises).
+    #[pyo3(get)]
+    lower: i32,
+    /// Proven upper bound of the score (only falls).
+    #[pyo3(get)]
+    upper: i32,
+    /// The move the search holds best so far (``"a2"``, ``"pass"``), or None before it has one;
+    /// proven best only in the last event.
+    #[pyo3(get)]
+    best_move: Option<String>,
+    /// ``"selective"``, ``"exact"``, ``"pv"``, ``"finished"`` or ``"stopped"``.
+    #[pyo3(get)]
+    stage: &'static str,
+    /// In a selective stage, its pass from 1 and the passes in all.
+    #[pyo3(get)]
+    selective_pass: Option<(usize, usize)>,
+    /// In a selective stage, its margin in discs.
+    #[pyo3(get)]
+    margin: Option<i32>,
+    /// The last selective search's value: a guess, never a bound; None before one.
+    #[pyo3(get)]
+    estimate: Option<i32>,
+    /// In the exact stage, the window (alpha, beta) searched (exclusive).
+    #[pyo3(get)]
+    window: Option<(i32, i32)>,
+    /// When stopped: ``"interrupted"``, ``"time limit"`` or ``"node limit"``.
+    #[pyo3(get)]
+    stop_reason: Option<&'static str>,
+}
+
+impl ProgressEvent {
+    fn of(event: &LibProgress) -> ProgressEvent {
+        let (stage, selective_pass, margin, window, stop_reason) = match event.stage {
+            Stage::Selective {
+                pass,
+                passes,
+                margin,
+            } => ("selective", Some((pass, passes)), Some(margin), None, None),
+            Stage::Exact { alpha, beta } => ("exact", None, None, Some((alpha, beta)), None),
+            Stage::PrincipalVariation => ("pv", None, None, None, None),
+            Stage::Finished => ("finished", None, None, None, None),
+            Stage::Stopped(reason) => ("stopped", None, None, None, Some(reason.name())),
+        };
+        ProgressEvent {
+            seconds: event.elapsed.as_secs_f64(),
+            nodes: event.nodes,
+            lower: event.lower,
+            upper: event.upper,
+            best_move: event.best_move.and_then(|best| match best {
+                BestMove::Play(square) => Some(square.to_string()),
+                BestMove::Pass => Some(move_name(None)),
+                BestMove::GameOver => None,
+            }),
+            stage,
+            selective_pass,
+            margin,
+            estimate: event.estimate,
+            window,
+            stop_reason,
+        }
+    }
+}
+
+#[pymethods]
+impl ProgressEvent {
+    fn __repr__(&self) -> String {
+        format!(
+            "<osolve.Progress {} {:+}..{:+} best_move={} nodes={} seconds={:.3}>",
+            self.stage,
+            self.lower,
+            self.upper,
+            self.best_move.as_deref().unwrap_or("None"),
+            self.nodes,
+            self.seconds
+        )
     }
 }
 

@@ -174,6 +174,11 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         },
     )?;
     let driver = batch.options(shard, &output);
+    batch.show_progress(
+        &mut output,
+        || count_positions(&args.files, shard),
+        "positions",
+    );
     let options = AnalyzeOptions {
         best_only: args.best_only,
         wld: args.wld,
@@ -187,12 +192,9 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         limits: args.limits.limits(),
         force: args.limits.force,
         depth: args.estimate.depth,
+        // A deep position's search shows its progress in the bar.
+        progress: output.progress.live(),
     };
-    batch.show_progress(
-        &mut output,
-        || count_positions(&args.files, shard),
-        "positions",
-    );
     let mut sink = CliSink {
         recorded: recorded.into_iter(),
         resumed_check: Summary::default(),

@@ -10,6 +10,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use osolve::drivers::batch::{self, BatchError, Shard, PARALLEL_MAX_EMPTIES};
 use osolve::report::batch::{fingerprint, progress_line, Written};
+use osolve::report::live::progress_text;
+use osolve::search::ProgressFn;
 use osolve::units::format_mnps;
 use std::fmt::Display;
 use std::fs::{File, OpenOptions};
@@ -556,6 +558,15 @@ impl Progress {
                 bar.set_message(format_mnps(all as f64 / seconds));
             }
         }
+    }
+
+    /// The callback that shows a deep position's search progress in the bar, in place of the
+    /// speed (`None` without a bar).
+    pub fn live(&self) -> Option<ProgressFn> {
+        let bar = self.bar.clone()?;
+        Some(ProgressFn::new(move |event| {
+            bar.set_message(progress_text(event))
+        }))
     }
 
     /// A line on standard error that the bar must not draw over.

@@ -255,6 +255,8 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         }
     }
     let interrupt = super::interrupt();
+    // The live line of each search on a terminal, unless --quiet.
+    let live = super::spinner::Live::new(args.quiet);
     let marking = if args.analyze {
         Marking::Scores
     } else if args.solve {
@@ -264,6 +266,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     };
     let options = SolveOptions {
         force: args.limits.force,
+        progress: live.callback(),
         ..args.search.options(false)
     };
     let mut marker =
@@ -288,7 +291,15 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
             eprintln!("interrupted: {k} position{} shown", plural(k));
             return Ok(EXIT_INTERRUPTED);
         }
-        let shown = match marker.mark(&parsed.position) {
+        let what = format!(
+            "{} ({} empties)",
+            parsed.source,
+            parsed.position.board.empties()
+        );
+        let spinner = live.start(what);
+        let shown = marker.mark(&parsed.position);
+        spinner.finish();
+        let shown = match shown {
             Ok(shown) => shown,
             Err(NotShown::Refused(refused)) => {
                 eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);

@@ -7,7 +7,7 @@
 //! position whose search hits the limit is reported unfinished with its proven bounds; without
 //! a limit, positions too deep to finish are refused (by the solver) unless `--force`. The run
 //! is `osolve::drivers::solve::solve_each`'s; here are the arguments, the input order, the
-//! spinner and the printing. No parsing, search or formatting logic here.
+//! live line and the printing. No parsing, search or formatting logic here.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -21,7 +21,7 @@ use osolve::report::unfinished::StoppedSolve;
 use osolve::search::{Solution, SolveError, SolveOptions, Solver};
 
 use super::estimate::EstimateArgs;
-use super::spinner::Spinner;
+use super::spinner::{Live, Spinner};
 use super::variant::{stdout_style, VariantArgs};
 use super::{
     open_input, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
@@ -187,8 +187,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         Format::Human(stdout_style(flags.ascii))
     };
     let interrupt = super::interrupt();
+    // The live line on a terminal, unless --quiet.
+    let live = Live::new(flags.quiet);
     let mut solver = Box::new(Solver::new(SolveOptions {
         force: flags.limits.force,
+        progress: live.callback(),
         ..flags.search.options(flags.wld)
     })?);
     solver.set_limits(flags.limits.limits());
@@ -199,6 +202,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         format,
         wld: flags.wld,
         threads: solver.threads(),
+        live,
         spinner: None,
         bad_input: false,
     };
@@ -230,7 +234,8 @@ struct Printer<'a> {
     format: Format,
     wld: bool,
     threads: usize,
-    /// The spinner of the search under way.
+    /// The live line of the searches, and that of the search under way.
+    live: Live,
     spinner: Option<Spinner>,
     /// A line was bad or a position refused.
     bad_input: bool,
@@ -251,7 +256,7 @@ impl EachSink for Printer<'_> {
             parsed.source,
             parsed.position.board.empties()
         );
-        self.spinner = Some(Spinner::start(what));
+        self.spinner = Some(self.live.start(what));
     }
 
     fn finish(&mut self) {

@@ -1,43 +1,77 @@
-//! A spinner on standard error for one long search (`osolve solve` of a single deep position):
-//! it appears only when standard error is a terminal and the search has run for a second, shows
-//! what is being solved and the time elapsed, and is wiped before the result is printed. The
-//! search reports nothing while it runs, so the spinner says only that it is alive.
+//! The live line on standard error for one long search (`osolve solve`, `show --analyze` and
+//! `--solve`): it appears only when standard error is a terminal, `--quiet` is not given and
+//! the search has run for a second; it is redrawn in place with the solver's latest progress
+//! event (written by `report::live`) and wiped before the result is printed. [`Live`] holds
+//! the latest event; the solver's callback only stores it there.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use osolve::report::live::{live_line, waiting_line};
+use osolve::search::{LatestProgress, ProgressFn};
 use std::io::{self, IsTerminal};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// How long a search runs before the spinner shows (short solves never flicker).
+/// How long a search runs before the line shows (short solves never flicker).
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 
-/// The spinner of one search; [`Spinner::finish`] (or dropping it) wipes it.
+/// How often the line is redrawn.
+const REDRAW: Duration = Duration::from_millis(120);
+
+/// The latest progress event of a solver, when the live line is wanted at all.
+#[derive(Clone)]
+pub struct Live {
+    latest: Option<LatestProgress>,
+}
+
+impl Live {
+    /// The live view of a command: on when standard error is a terminal and not `quiet`.
+    pub fn new(quiet: bool) -> Live {
+        let on = !quiet && io::stderr().is_terminal();
+        Live {
+            latest: on.then(LatestProgress::new),
+        }
+    }
+
+    /// The solver's progress callback (`None` when off: the solver then sends nothing).
+    pub fn callback(&self) -> Option<ProgressFn> {
+        self.latest.as_ref().map(LatestProgress::callback)
+    }
+
+    /// Starts the line for a search described by `what` (`<position>:1 (30 empties)`).
+    pub fn start(&self, what: String) -> Spinner {
+        let Some(latest) = &self.latest else {
+            return Spinner {
+                done: None,
+                thread: None,
+            };
+        };
+        latest.take();
+        let (done, wake) = mpsc::channel();
+        let latest = latest.clone();
+        let thread = std::thread::spawn(move || spin(&what, &wake, &latest));
+        Spinner {
+            done: Some(done),
+            thread: Some(thread),
+        }
+    }
+}
+
+/// The line of one search; [`Spinner::finish`] (or dropping it) wipes it.
 pub struct Spinner {
-    done: Arc<AtomicBool>,
+    /// Dropped to stop the line at once.
+    done: Option<Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Spinner {
-    /// Starts the spinner for a search described by `what` (`<position>:1 (30 empties)`);
-    /// nothing happens when standard error is not a terminal.
-    pub fn start(what: String) -> Spinner {
-        let done = Arc::new(AtomicBool::new(false));
-        let thread = io::stderr().is_terminal().then(|| {
-            let done = Arc::clone(&done);
-            std::thread::spawn(move || spin(&what, &done))
-        });
-        Spinner { done, thread }
-    }
-
-    /// Wipes the spinner (before the result is printed).
+    /// Wipes the line (before the result is printed).
     pub fn finish(mut self) {
         self.stop();
     }
 
     fn stop(&mut self) {
-        self.done.store(true, Ordering::SeqCst);
+        self.done = None;
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -50,24 +84,27 @@ impl Drop for Spinner {
     }
 }
 
-/// Waits [`SHOW_AFTER`], then spins until `done`.
-fn spin(what: &str, done: &AtomicBool) {
+/// Waits [`SHOW_AFTER`], then redraws the line from `latest` until `done` is dropped.
+fn spin(what: &str, done: &Receiver<()>, latest: &LatestProgress) {
     let start = Instant::now();
-    while start.elapsed() < SHOW_AFTER {
-        if done.load(Ordering::SeqCst) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
+    if done.recv_timeout(SHOW_AFTER) != Err(RecvTimeoutError::Timeout) {
+        return;
     }
     let bar = ProgressBar::new_spinner().with_elapsed(start.elapsed());
     bar.set_draw_target(ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template("{spinner} solving {msg} {elapsed_precise}")
-        .expect("the template is valid");
+    let style =
+        ProgressStyle::with_template("{spinner} {wide_msg}").expect("the template is valid");
     bar.set_style(style);
-    bar.set_message(what.to_string());
-    bar.enable_steady_tick(Duration::from_millis(120));
-    while !done.load(Ordering::SeqCst) {
-        std::thread::sleep(Duration::from_millis(50));
+    loop {
+        let line = match latest.get() {
+            Some(event) => live_line(what, &event),
+            None => waiting_line(what, start.elapsed()),
+        };
+        bar.set_message(line);
+        bar.tick();
+        if done.recv_timeout(REDRAW) != Err(RecvTimeoutError::Timeout) {
+            break;
+        }
     }
     bar.finish_and_clear();
 }

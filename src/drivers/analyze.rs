@@ -23,7 +23,8 @@ pub use crate::drivers::batch::{
 use crate::engine::estimate::{EstimateError, Estimator};
 use crate::notation::{open_path, ParseError, Parsed, Source};
 use crate::search::{
-    Bounds, Exactness, Limits, MoveScore, SolveError, Solver, StopHandle, Stopped, TooManyEmpties,
+    Bounds, Exactness, Limits, MoveScore, ProgressFn, SolveError, Solver, StopHandle, Stopped,
+    TooManyEmpties,
 };
 
 /// The table of each estimate's search in MiB (a fresh one per position: estimates of one
@@ -64,6 +65,9 @@ pub struct AnalyzeOptions {
     /// only) instead of solving: the analyses are marked [`Exactness::Estimate`], never
     /// checked, never refused.
     pub depth: Option<u32>,
+    /// The progress callback of the search of each deep position (those solved one at a
+    /// time with every thread); see `SolveOptions::progress`.
+    pub progress: Option<ProgressFn>,
 }
 
 impl Default for AnalyzeOptions {
@@ -81,6 +85,7 @@ impl Default for AnalyzeOptions {
             limits: Limits::NONE,
             force: false,
             depth: None,
+            progress: None,
         }
     }
 }
@@ -456,6 +461,7 @@ where
         skip: options.skip,
         parallel_max_empties: options.parallel_max_empties,
         limits: options.limits,
+        progress: options.progress.clone(),
     };
     let mut tally = Tally {
         sink,

@@ -21,7 +21,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::search::{
-    Limits, SearchError, SolveOptions, Solver, StopHandle, Stopped, TooManyEmpties,
+    Limits, ProgressFn, SearchError, SolveOptions, Solver, StopHandle, Stopped, TooManyEmpties,
 };
 
 /// Items with at most this many empties are solved in parallel with each other, one
@@ -207,6 +207,9 @@ pub struct Options {
     pub parallel_max_empties: u32,
     /// Limits of every search (see [`Solver::set_limits`]).
     pub limits: Limits,
+    /// The progress callback of the solver that takes the deep items one at a time (see
+    /// `SolveOptions::progress`); the parallel workers send none.
+    pub progress: Option<ProgressFn>,
 }
 
 impl Default for Options {
@@ -220,6 +223,7 @@ impl Default for Options {
             skip: 0,
             parallel_max_empties: PARALLEL_MAX_EMPTIES,
             limits: Limits::NONE,
+            progress: None,
         }
     }
 }
@@ -272,7 +276,7 @@ where
 {
     let start = Instant::now();
     let threads = crate::search::thread_count(options.threads);
-    let solver = |threads: usize, hash_mb: usize| {
+    let solver = |threads: usize, hash_mb: usize, progress: Option<ProgressFn>| {
         // The refusal is the work's (`Work::feasible`, in input order), so the solvers are
         // forced: a position they are handed is solved.
         let mut solver = Solver::new(SolveOptions {
@@ -280,17 +284,17 @@ where
             hash_mb: hash_mb.max(1),
             wld: options.wld,
             force: true,
-            progress: None,
+            progress,
         })?;
         solver.set_limits(options.limits);
         Ok::<Solver, SearchError>(solver)
     };
     // Every solver exists before the first item: their stop handles are registered at once,
     // and their tables take memory only as they fill.
-    let mut big = solver(threads, options.hash_mb)?;
+    let mut big = solver(threads, options.hash_mb, options.progress.clone())?;
     let mut workers = Vec::with_capacity(threads);
     for _ in 0..threads {
-        workers.push(solver(1, options.hash_mb / threads)?);
+        workers.push(solver(1, options.hash_mb / threads, None)?);
     }
     let mut handles = vec![big.stop_handle()];
     handles.extend(workers.iter().map(Solver::stop_handle));

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use crate::board::{Color, Position, Square};
 use crate::eval::{builtin, Weights, SCALE};
 use crate::search::{
-    BestMove, Limits, SearchError, Solution, SolveError, SolveOptions, Solver, StopHandle,
-    Unfinished, FEASIBLE_EMPTIES,
+    BestMove, LatestProgress, Limits, SearchError, Solution, SolveError, SolveOptions, Solver,
+    StopHandle, Unfinished, FEASIBLE_EMPTIES,
 };
 
 /// The time per move when the controller gives no clock.
@@ -288,15 +288,22 @@ pub struct Engine {
     pub clock: TimeControl,
     /// The deepest middle-game iteration (NBoard's `set depth`); 60 means no limit.
     pub max_depth: u32,
+    /// The latest progress event of the exact solvers' searches (NBoard's `status` lines).
+    progress: LatestProgress,
 }
 
 impl Engine {
     /// An engine at the start position.
     pub fn new(options: EngineOptions) -> Result<Engine, SearchError> {
-        let solver = Solver::new(solver_options(&options))?;
+        let progress = LatestProgress::new();
+        let solver = Solver::new(SolveOptions {
+            progress: Some(progress.callback()),
+            ..solver_options(&options)
+        })?;
         let wld_solver = Solver::new(SolveOptions {
             hash_mb: (options.hash_mb / 4).max(1),
             wld: true,
+            progress: Some(progress.callback()),
             ..solver_options(&options)
         })?;
         Ok(Engine {
@@ -311,7 +318,14 @@ impl Engine {
             clock: TimeControl::new(options.move_time),
             max_depth: midgame::MAX_DEPTH,
             options,
+            progress,
         })
+    }
+
+    /// Where the exact solvers' latest progress event can be read while a search runs on
+    /// another thread.
+    pub fn progress(&self) -> LatestProgress {
+        self.progress.clone()
     }
 
     /// Evaluates with `weights` in the middle-game search from now on (a weights file of

@@ -108,11 +108,24 @@ impl Input {
         interrupts: impl Fn(&str) -> bool,
         search: impl FnOnce() -> T + Send,
     ) -> T {
+        self.during_with(stopper, interrupts, search, || {})
+    }
+
+    /// [`Input::during`], calling `waiting` on this thread every few milliseconds while the
+    /// search runs (NBoard's `status` lines).
+    pub fn during_with<T: Send>(
+        &mut self,
+        stopper: &Stopper,
+        interrupts: impl Fn(&str) -> bool,
+        search: impl FnOnce() -> T + Send,
+        mut waiting: impl FnMut(),
+    ) -> T {
         self.interrupted = false;
         std::thread::scope(|scope| {
             let worker = scope.spawn(search);
             let mut stopped = false;
             while !worker.is_finished() {
+                waiting();
                 if self.ended {
                     if !stopped && self.pending.is_empty() {
                         stopper.stop();

@@ -5,7 +5,9 @@
 //! search in progress has stopped), `status <text>`, `=== <move>/<eval>/<time>` for `go` (the
 //! GUI plays the move and sends it back), `search <pv> <eval> 0 <depth>` lines for `hint`,
 //! `nodestats <nodes> <seconds>` and `analysis <move number> <eval>` for `analyze`; every line
-//! is flushed. The protocol has no error response: a line the engine cannot use (an illegal
+//! is flushed. While a `go` or `hint` search runs, `status` lines show the exact solver's
+//! progress (`report::live`: nodes, speed, the proven bounds, the move held best, the stage),
+//! at most two a second. The protocol has no error response: a line the engine cannot use (an illegal
 //! move, a broken game) is answered by a `status` line saying why, and the game is unchanged.
 
 use std::io::{self, BufRead, Write};
@@ -15,6 +17,50 @@ use super::{seconds, Input, Line};
 use crate::board::{Color, Position, Square};
 use crate::engine::{Engine, Thought, TimeControl, TimeSettings, Value};
 use crate::games::ggf;
+use crate::report::live::progress_text;
+use crate::search::LatestProgress;
+
+/// The least time between two `status` lines of a running search.
+const STATUS_EVERY: Duration = Duration::from_millis(500);
+
+/// The `status` lines of a running search, from the exact solvers' latest progress event.
+struct Status {
+    latest: LatestProgress,
+    last: Option<Instant>,
+    /// The first failure to write them (reported once the search is over).
+    error: Option<io::Error>,
+}
+
+impl Status {
+    /// The status of the search `engine` starts next (older events are dropped).
+    fn of(engine: &Engine) -> Status {
+        let latest = engine.progress();
+        latest.take();
+        Status {
+            latest,
+            last: None,
+            error: None,
+        }
+    }
+
+    /// Writes the latest event, when there is a new one and the last line is old enough.
+    fn poll<W: Write>(&mut self, output: &mut W) {
+        if self.error.is_some() || self.last.is_some_and(|last| last.elapsed() < STATUS_EVERY) {
+            return;
+        }
+        if let Some(event) = self.latest.take() {
+            self.last = Some(Instant::now());
+            if let Err(e) = say(output, &format!("status {}", progress_text(&event))) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// The search is over: the first write error, if any.
+    fn end(self) -> io::Result<()> {
+        self.error.map_or(Ok(()), Err)
+    }
+}
 
 /// The game as the GUI described it, for the clock: the main time per side (`TI`) and the
 /// time each side has used (the `/time` of its moves).
@@ -95,7 +141,14 @@ pub fn serve<R: BufRead + Send + 'static, W: Write>(
                 let deadline = received + budget;
                 say(output, "status thinking")?;
                 let stopper = engine.stopper();
-                let thought = input.during(&stopper, is_ping, || engine.choose_move(deadline));
+                let mut status = Status::of(engine);
+                let thought = input.during_with(
+                    &stopper,
+                    is_ping,
+                    || engine.choose_move(deadline),
+                    || status.poll(output),
+                );
+                status.end()?;
                 if input.interrupted() {
                     // A ping stopped it: the GUI no longer wants this move.
                     say(output, "status")?;
@@ -127,7 +180,14 @@ pub fn serve<R: BufRead + Send + 'static, W: Write>(
                 let deadline = received + move_time;
                 say(output, "status thinking")?;
                 let stopper = engine.stopper();
-                let hints = input.during(&stopper, is_ping, || engine.hints(count, deadline));
+                let mut status = Status::of(engine);
+                let hints = input.during_with(
+                    &stopper,
+                    is_ping,
+                    || engine.hints(count, deadline),
+                    || status.poll(output),
+                );
+                status.end()?;
                 if !input.interrupted() {
                     let mut nodes = 0;
                     for hint in &hints {

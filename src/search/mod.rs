@@ -24,7 +24,9 @@ use crate::board::{Bits, Position, Square};
 use limit::Budget;
 pub use limit::Limits;
 use node::Cancel;
-pub use progress::{Progress, ProgressFn, Stage, PROGRESS_EVERY, PROGRESS_MIN_EMPTIES};
+pub use progress::{
+    LatestProgress, Progress, ProgressFn, Stage, PROGRESS_EVERY, PROGRESS_MIN_EMPTIES,
+};
 use progress::{Reporter, Turn};
 pub use result::{
     BestMove, Bounds, Exactness, FinalCount, MoveScore, Solution, StopReason, Stopped,

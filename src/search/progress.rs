@@ -119,6 +119,38 @@ impl PartialEq for ProgressFn {
 
 impl Eq for ProgressFn {}
 
+/// The latest event of a solver, kept for a reader on another thread (a live line, a
+/// protocol's `status`): the callback it gives only stores the event.
+#[derive(Clone, Debug, Default)]
+pub struct LatestProgress(Arc<Mutex<Option<Progress>>>);
+
+impl LatestProgress {
+    /// An empty slot.
+    pub fn new() -> LatestProgress {
+        LatestProgress::default()
+    }
+
+    /// The callback for `SolveOptions::progress` that keeps each event here.
+    pub fn callback(&self) -> ProgressFn {
+        let slot = Arc::clone(&self.0);
+        ProgressFn::new(move |event| {
+            if let Ok(mut latest) = slot.lock() {
+                *latest = Some(*event);
+            }
+        })
+    }
+
+    /// The latest event, if one came since the last [`LatestProgress::take`].
+    pub fn take(&self) -> Option<Progress> {
+        self.0.lock().ok().and_then(|mut latest| latest.take())
+    }
+
+    /// The latest event, kept.
+    pub fn get(&self) -> Option<Progress> {
+        self.0.lock().ok().and_then(|latest| *latest)
+    }
+}
+
 /// The state of one call's events.
 struct State {
     event: Progress,
