@@ -118,6 +118,39 @@ fn hints_and_moves_are_the_exact_scores() {
     assert_eq!(lines.len(), 12, "{lines:?}");
 }
 
+/// Issue 26: `hint 3`, `go` and `ping 2` sent together. The ping waits behind the `go`, so the
+/// hint is answered in full (it was stopped by the ping and answered with no `search` line);
+/// the ping then stops the `go`, which gives no move, and is answered.
+#[test]
+fn a_ping_behind_another_command_lets_the_hint_finish_and_stops_that_command() {
+    // FFO #40 (20 empties): A2 +38, C7 +36, D8 +34, ...; exact in well under 30 s.
+    let ffo_40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let lines = session(
+        &["--move-time", "30"],
+        &format!(
+            "nboard 2\nset game {}\nhint 3\ngo\nping 2\nquit\n",
+            ggf(ffo_40, "")
+        ),
+    );
+    assert_eq!(
+        lines[..5],
+        [
+            "set myname osolve",
+            "status thinking",
+            "search A2 38.00 0 100%",
+            "search C7 36.00 0 100%",
+            "search D8 34.00 0 100%",
+        ],
+        "{lines:?}"
+    );
+    assert_eq!(without_last(&without_last(&lines[5])), "nodestats");
+    assert_eq!(
+        lines[6..],
+        ["status", "status thinking", "status", "pong 2"],
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn moves_a_forced_pass_and_the_end_of_the_game() {
     let must_pass = parse_position(MUST_PASS).unwrap().position;

@@ -99,9 +99,13 @@ impl Input {
 
     /// Runs `search` on a scoped thread and waits for it, meanwhile keeping every line that
     /// arrives for later. A line for which `interrupts` holds stops the search through
-    /// `stopper` (it then returns its best so far), and so does the end of the input when no
-    /// line is left to answer (the controller is gone; a script that wrote its commands ahead
-    /// still gets full answers). The search thread is joined before this returns.
+    /// `stopper` (it then returns its best so far) when it is the next line to answer: it
+    /// came straight after the command searching (a `ping` already waiting stops the search
+    /// at once), not after other commands still waiting, which are then answered in turn
+    /// (`hint 3`, `go`, `ping 2` sent together: the hint is answered in full, the ping stops
+    /// the `go`). The end of the input stops the search too when no line is left to answer
+    /// (the controller is gone; a script that wrote its commands ahead still gets full
+    /// answers). The search thread is joined before this returns.
     pub fn during<T: Send>(
         &mut self,
         stopper: &Stopper,
@@ -121,9 +125,15 @@ impl Input {
         mut waiting: impl FnMut(),
     ) -> T {
         self.interrupted = false;
+        let interrupting = |line: &Line| matches!(line, Line::Text(text) if interrupts(text));
+        let mut stopped = false;
+        if self.pending.front().is_some_and(interrupting) {
+            stopper.stop();
+            stopped = true;
+            self.interrupted = true;
+        }
         std::thread::scope(|scope| {
             let worker = scope.spawn(search);
-            let mut stopped = false;
             while !worker.is_finished() {
                 waiting();
                 if self.ended {
@@ -136,7 +146,7 @@ impl Input {
                 }
                 match self.lines.recv_timeout(POLL) {
                     Ok(line) => {
-                        if !stopped && matches!(&line, Line::Text(text) if interrupts(text)) {
+                        if !stopped && self.pending.is_empty() && interrupting(&line) {
                             stopper.stop();
                             stopped = true;
                             self.interrupted = true;
