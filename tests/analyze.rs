@@ -17,7 +17,10 @@ use osolve::search::reference::{alpha_beta, minimax};
 use serde::Deserialize;
 
 mod common;
-use common::{binary, interrupt_after, osolve, spawn, temp_dir, text, whole_lines};
+use common::{
+    binary, interrupt_after, osolve, send_signal, spawn, temp_dir, text, wait_for_lines,
+    whole_lines,
+};
 
 const FFO_1_19: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/positions/ffo-1-19.obf");
 
@@ -917,5 +920,49 @@ fn a_resumed_check_counts_the_positions_already_in_the_output() {
             without_measurements(&fs::read_to_string(&out).unwrap()),
             without_measurements(&whole)
         );
+    }
+}
+
+/// Issue 26: Ctrl-C on two threads printed only the summary (when it came during a position
+/// solved with both threads, the input read to its end) or, a second Ctrl-C ending the process
+/// at once, a bare `interrupted`. Either way the message now says what was written and how to
+/// go on.
+#[test]
+fn ctrl_c_on_two_threads_once_or_twice_says_what_was_written() {
+    let dir = temp_dir();
+    // FFO #1-#19 (solved in parallel, one per thread, while the input is read to its end),
+    // then #40-#42 (20-22 empties, each solved with both threads): the signal comes during #40.
+    let ffo = |name: &str| format!("{}/positions/{name}", env!("CARGO_MANIFEST_DIR"));
+    let inputs = [
+        FFO_1_19.to_string(),
+        ffo("ffo-40.obf"),
+        ffo("ffo-41.obf"),
+        ffo("ffo-42.obf"),
+    ];
+    for signals in [1, 2] {
+        let out = dir.path().join(format!("out-{signals}.obf"));
+        let out_name = out.to_str().unwrap();
+        let mut args: Vec<&str> = inputs.iter().map(String::as_str).collect();
+        args.extend(["--threads", "2", "-o", out_name]);
+        let mut child = spawn("analyze", &args);
+        wait_for_lines(&mut child, &out, 19);
+        for _ in 0..signals {
+            send_signal(child.id(), "-INT");
+        }
+        let output = child.wait_with_output().unwrap();
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(130), "{stderr}");
+        let written = whole_lines(&out);
+        let last = stderr.lines().last().unwrap_or_default();
+        assert_eq!(
+            last,
+            format!(
+                "interrupted: {written} position{} finished and written to {out_name} \
+                 ({written} in all); run the same command with --resume to finish",
+                if written == 1 { "" } else { "s" }
+            ),
+            "{signals} signal(s): {stderr}"
+        );
+        assert!(!stderr.contains("analysed "), "{stderr}");
     }
 }

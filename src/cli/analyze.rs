@@ -177,7 +177,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     batch.show_progress(
         &mut output,
         || count_positions(&args.files, shard),
-        "positions",
+        ("position", "positions"),
     );
     let options = AnalyzeOptions {
         best_only: args.best_only,

@@ -84,16 +84,30 @@ impl BatchArgs {
 
     /// Shows the progress of the items the count gives (`None` when it cannot be known), or
     /// nothing with `--quiet`; the records `output` already holds are not counted again.
+    /// `items` names one item and many (`("game", "games")`).
     pub fn show_progress(
         &self,
         output: &mut Output,
         count: impl FnOnce() -> Option<usize>,
-        unit: &'static str,
+        items: (&'static str, &'static str),
     ) {
+        let unit = items.1;
         if !self.quiet {
             let total = count().map(|count| count.saturating_sub(output.resumed.len()));
             output.progress = Progress::start(total, unit);
         }
+        // A second signal ends the process at once: it still says what was written.
+        let counters = output.progress.counters.clone();
+        let bar = output.progress.bar.clone();
+        let (before, name) = (output.resumed.len(), self.output_name());
+        let again = self.output.is_some();
+        interrupt().set_farewell(Box::new(move || {
+            if let Some(bar) = &bar {
+                bar.finish_and_clear();
+            }
+            let done = counters.done.load(Ordering::SeqCst);
+            interrupted_message(done, before, items, &name, again)
+        }));
     }
 
     /// The output's name in messages: its path, or `standard output`.
@@ -440,21 +454,40 @@ pub fn end_run<S>(
         resumed: before,
     } = ended(&summary);
     if interrupted {
-        let again = if batch.output.is_some() {
-            "; run the same command with --resume to finish"
-        } else {
-            ""
-        };
-        eprintln!(
-            "interrupted: {done} {} finished and written to {} ({} in all){again}",
-            if done == 1 { items.0 } else { items.1 },
-            batch.output_name(),
-            before + done,
+        let message = interrupted_message(
+            done,
+            before,
+            items,
+            &batch.output_name(),
+            batch.output.is_some(),
         );
+        eprintln!("{message}");
         return Ok(Err(EXIT_INTERRUPTED));
     }
     output.resumed.finish(items.1)?;
     Ok(Ok(summary))
+}
+
+/// What an interrupted run says: `interrupted: 14 positions finished and written to ffo.obf
+/// (14 in all); run the same command with --resume to finish` (`done` in this run, `before`
+/// already in the output; `items` names one and many; the advice only for a file output).
+fn interrupted_message(
+    done: usize,
+    before: usize,
+    items: (&str, &str),
+    output_name: &str,
+    file: bool,
+) -> String {
+    let again = if file {
+        "; run the same command with --resume to finish"
+    } else {
+        ""
+    };
+    format!(
+        "interrupted: {done} {} finished and written to {output_name} ({} in all){again}",
+        if done == 1 { items.0 } else { items.1 },
+        before + done,
+    )
 }
 
 /// The exit code of a run that went to the end: 130 when a signal came after the last item

@@ -202,7 +202,7 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
     batch.show_progress(
         &mut output,
         || count_games(&args.files, shard, args.from_end),
-        "games",
+        ("game", "games"),
     );
     let mut sink = CliSink {
         recorded: recorded.into_iter(),

@@ -298,7 +298,12 @@ pub struct Interrupt {
     /// Exit at the first signal (commands with nothing finished to keep: `train`, `perft`).
     at_once: AtomicBool,
     handles: Mutex<Vec<StopHandle>>,
+    /// What to say when a second signal ends the process at once (what was written so far).
+    farewell: Mutex<Option<Farewell>>,
 }
+
+/// The message of a process ended at once by a second signal.
+pub type Farewell = Box<dyn Fn() -> String + Send>;
 
 impl Interrupt {
     /// True once a signal arrived.
@@ -315,6 +320,11 @@ impl Interrupt {
             .unwrap_or_else(|e| e.into_inner())
             .push(handle);
     }
+    /// Says `farewell()` instead of a bare `interrupted` when a second signal ends the process
+    /// at once (everything finished is written and flushed by then).
+    pub fn set_farewell(&self, farewell: Farewell) {
+        *self.farewell.lock().unwrap_or_else(|e| e.into_inner()) = Some(farewell);
+    }
     /// Makes the first signal end the process at once with `EXIT_INTERRUPTED`, for commands
     /// that cannot stop part-way with something to keep.
     pub fn exit_at_once(&self) {
@@ -327,7 +337,11 @@ impl Interrupt {
         // A second signal means "now": the first one is still waiting for a search or for
         // input (a terminal on standard input) to finish.
         if self.flag.swap(true, Ordering::SeqCst) || self.at_once.load(Ordering::SeqCst) {
-            eprintln!("interrupted");
+            let farewell = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
+            match farewell.as_ref() {
+                Some(message) => eprintln!("{}", message()),
+                None => eprintln!("interrupted"),
+            }
             std::process::exit(EXIT_INTERRUPTED);
         }
         for h in self
@@ -350,6 +364,7 @@ pub fn interrupt() -> &'static Interrupt {
             flag: AtomicBool::new(false),
             at_once: AtomicBool::new(false),
             handles: Mutex::new(Vec::new()),
+            farewell: Mutex::new(None),
         }
     })
 }

@@ -487,14 +487,7 @@ impl<W: Work> Run<'_, W> {
     ) -> Result<(), BatchError> {
         loop {
             self.emit()?;
-            if !self.stopping && self.handles.iter().any(StopHandle::is_stopped) {
-                self.stopping = true;
-                self.totals.interrupted = true;
-                self.permits.close();
-                for handle in self.handles {
-                    handle.stop();
-                }
-            }
+            self.notice_stop();
             if !self.stopping {
                 while let Some(job) = self.queue.front() {
                     if self.work.empties(&job.2) <= self.options.parallel_max_empties {
@@ -513,6 +506,11 @@ impl<W: Work> Run<'_, W> {
                         };
                         self.ready.insert(seq, event);
                         self.emit()?;
+                        // A stop that came during this solve ends the run here.
+                        self.notice_stop();
+                        if self.stopping {
+                            break;
+                        }
                     } else {
                         break;
                     }
@@ -521,6 +519,8 @@ impl<W: Work> Run<'_, W> {
             let idle = self.in_flight == 0 && (self.stopping || self.queue.is_empty());
             if idle && (self.stopping || self.input_closed) {
                 self.emit()?;
+                // A stop that ended the last searches still makes the run interrupted.
+                self.notice_stop();
                 return Ok(());
             }
             match rx.recv_timeout(POLL) {
@@ -534,6 +534,23 @@ impl<W: Work> Run<'_, W> {
                 Err(RecvTimeoutError::Timeout) => {}
                 // The reader is gone: only after `End` or when the permits closed.
                 Err(RecvTimeoutError::Disconnected) => self.input_closed = true,
+            }
+        }
+    }
+
+    /// Once a stop handle fired (or a search was stopped): the run is interrupted, no more
+    /// items are taken, and every solver stops.
+    fn notice_stop(&mut self) {
+        if self.stopping {
+            return;
+        }
+        let stopped_search = self.ready.values().any(|e| matches!(e, Event::Stopped));
+        if stopped_search || self.handles.iter().any(StopHandle::is_stopped) {
+            self.stopping = true;
+            self.totals.interrupted = true;
+            self.permits.close();
+            for handle in self.handles {
+                handle.stop();
             }
         }
     }
@@ -619,6 +636,63 @@ impl<W: Work> Run<'_, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Items are their empties; an item of 30 empties is "solved" by the solver using every
+    /// thread, and stops the run as a signal would (its stop handle fires during the solve).
+    struct StopsAtTheBigItem;
+
+    impl Work for StopsAtTheBigItem {
+        type Item = u32;
+        type Output = usize;
+        type Bad = ();
+        fn empties(&self, item: &u32) -> u32 {
+            *item
+        }
+        fn solve(&self, solver: &mut Solver, item: &u32, index: usize) -> Result<usize, Stopped> {
+            if *item > PARALLEL_MAX_EMPTIES {
+                solver.stop_handle().stop();
+                return Err(Stopped);
+            }
+            // Long enough for the driver to see the end of the input meanwhile.
+            thread::sleep(Duration::from_millis(200));
+            Ok(index)
+        }
+    }
+
+    #[derive(Default)]
+    struct Count {
+        done: Vec<usize>,
+    }
+
+    impl Sink<StopsAtTheBigItem> for Count {
+        fn register(&mut self, _: StopHandle) {}
+        fn resumed(&mut self, _: &u32) -> io::Result<()> {
+            Ok(())
+        }
+        fn done(&mut self, output: usize) -> io::Result<()> {
+            self.done.push(output);
+            Ok(())
+        }
+        fn bad(&mut self, _: ()) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_stop_during_the_last_big_item_makes_the_run_interrupted() {
+        // Issue 26: the run ended as if finished (the summary, no `interrupted` message) when
+        // the stop came during the last big item, the input read to its end.
+        let items = vec![Ok(10), Ok(30)].into_iter();
+        let options = Options {
+            threads: 2,
+            hash_mb: 2,
+            ..Options::default()
+        };
+        let mut sink = Count::default();
+        let totals = run(&StopsAtTheBigItem, items, &options, &mut sink).unwrap();
+        assert_eq!(sink.done, [0]);
+        assert_eq!((totals.done, totals.interrupted), (1, true));
+    }
 
     #[test]
     fn shards_parse_and_validate() {
