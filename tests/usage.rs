@@ -1,5 +1,6 @@
 //! End-to-end tests of what a user types wrong or expects: a negative number for a numeric
-//! flag and an enumerated value outside its list are one line each (exit 2); `-o -` is
+//! flag, an enumerated value outside its list, an unknown flag or subcommand and a missing
+//! argument are one line each (exit 2); a full output device is named; `-o -` is
 //! standard output; a WThor or GGF file given to `solve` points at `games`; a board with no
 //! discs cannot occur; `show --svg` of several positions needs a directory and numbers its
 //! pictures so they sort; `train` fails when no weight set could be fitted; `gen
@@ -65,6 +66,47 @@ fn negative_numbers_and_unknown_names_are_one_line() {
         assert!(stdout.is_empty(), "{args:?}");
         assert_eq!(stderr, format!("osolve: {message}\n"), "{args:?}");
     }
+}
+
+#[test]
+fn unknown_flags_and_missing_arguments_are_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["solve", "-p", "f5", "--thread", "2"],
+            "unexpected argument '--thread' found (did you mean '--threads'?); see --help",
+        ),
+        (
+            &["solve"],
+            "the following required arguments were not provided: <FILE|--position <TEXT>>; \
+             see --help",
+        ),
+        (
+            &["solv", "-p", "f5"],
+            "unrecognized subcommand 'solv' (did you mean 'solve'?); see --help",
+        ),
+    ];
+    for (args, message) in cases {
+        let (code, stdout, stderr) = run_in(root(), args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(stdout.is_empty(), "{args:?}");
+        assert_eq!(stderr, format!("osolve: {message}\n"), "{args:?}");
+    }
+}
+
+#[test]
+fn a_full_output_device_is_named() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: this system has no /dev/full");
+        return;
+    }
+    let dir = temp_dir();
+    fs::write(dir.path().join("one.obf"), format!("{FFO_1}\n")).unwrap();
+    let (code, _, stderr) = run_in(dir.path(), &["analyze", "one.obf", "-o", "/dev/full", "-q"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.starts_with("osolve: cannot write /dev/full: No space left on device"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -255,7 +297,15 @@ fn completions_and_the_manual_page() {
             assert!(script.contains(name), "{shell} lacks {name}");
         }
         assert!(script.contains("time-limit"), "{shell}");
+        // Every option the completions offer is one --help shows (none hidden).
+        assert!(script.contains("parallel-max-empties"), "{shell}");
     }
+    let (code, help, _) = run_in(root(), &["analyze", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        help.contains("--parallel-max-empties <PARALLEL_MAX_EMPTIES>"),
+        "{help}"
+    );
     let (code, _, stderr) = run_in(root(), &["completions", "tcsh"]);
     assert_eq!(code, 2);
     assert_eq!(

@@ -45,7 +45,7 @@ pub struct BatchArgs {
     pub search: SearchArgs,
     /// Items whose searches have at most this many empties are solved in parallel with each
     /// other, one thread each; the others one at a time with every thread.
-    #[arg(long, hide = true, default_value_t = PARALLEL_MAX_EMPTIES)]
+    #[arg(long, default_value_t = PARALLEL_MAX_EMPTIES)]
     pub parallel_max_empties: u32,
 }
 
@@ -121,7 +121,7 @@ impl BatchArgs {
 
 /// Where the records go, the keys of those a resumed output already holds, and the progress.
 pub struct Output {
-    /// Standard output or the file, each record flushed as written.
+    /// Standard output or the file, each record flushed as written; its errors name it.
     pub out: Box<dyn Write>,
     /// Checks the resumed records against the input.
     pub resumed: ResumeCheck,
@@ -267,6 +267,36 @@ impl Write for Continued {
     }
 }
 
+/// A writer whose errors name what it writes to (`cannot write out.obf: No space left on
+/// device`), so that a full disk or a closed pipe says which output failed.
+struct Named<W> {
+    name: String,
+    inner: W,
+}
+
+impl<W: Write> Named<W> {
+    fn new(name: &dyn Display, inner: W) -> Self {
+        Named {
+            name: name.to_string(),
+            inner,
+        }
+    }
+
+    fn named(&self, error: io::Error) -> io::Error {
+        io::Error::new(error.kind(), format!("cannot write {}: {error}", self.name))
+    }
+}
+
+impl<W: Write> Write for Named<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.inner.write(bytes).map_err(|e| self.named(e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|e| self.named(e))
+    }
+}
+
 /// Opens the output: standard output, a new (truncated) file, or with `--resume` the existing
 /// file, whose whole records `written` reads back (the record cut short at its end is trimmed
 /// only once the first new record is written). `header` is written at the top of a new output,
@@ -286,7 +316,7 @@ pub fn open_output(
     };
     // Standard output cannot be resumed: it gets no record of the options.
     let Some(path) = &args.output else {
-        let mut out: Box<dyn Write> = Box::new(io::stdout());
+        let mut out: Box<dyn Write> = Box::new(Named::new(&"standard output", io::stdout()));
         out.write_all(header.as_bytes())?;
         out.flush()?;
         return Ok(Output {
@@ -298,7 +328,8 @@ pub fn open_output(
     let header = options.line() + header;
     if !args.resume {
         let file = File::create(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let mut out: Box<dyn Write> = Box::new(io::BufWriter::new(file));
+        let mut out: Box<dyn Write> =
+            Box::new(Named::new(&path.display(), io::BufWriter::new(file)));
         out.write_all(header.as_bytes())?;
         out.flush()?;
         return Ok(Output {
@@ -358,10 +389,11 @@ pub fn open_output(
     let pending = (keep != file.metadata()?.len() || !pending_header.is_empty())
         .then_some((keep, pending_header));
     file.seek(SeekFrom::End(0))?;
-    let out: Box<dyn Write> = Box::new(Continued {
+    let continued = Continued {
         file: io::BufWriter::new(file),
         pending,
-    });
+    };
+    let out: Box<dyn Write> = Box::new(Named::new(&path.display(), continued));
     Ok(Output {
         out,
         resumed,

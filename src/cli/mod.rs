@@ -395,10 +395,36 @@ fn usage_error(error: clap::Error) -> i32 {
             EXIT_BAD_INPUT
         }
         _ => {
-            let _ = error.print();
+            eprintln!("osolve: {}", one_line(&error));
             EXIT_BAD_INPUT
         }
     }
+}
+
+/// Any other usage error in one line: clap's message with the lines it lists after a colon
+/// joined on, a similar option it suggests, and where to look
+/// (`osolve: unexpected argument '--thread' found (did you mean '--threads'?); see --help`).
+fn one_line(error: &clap::Error) -> String {
+    let text = error.render().to_string();
+    let mut lines = text.lines().map(str::trim);
+    let first = lines.next().unwrap_or_default();
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    if message.ends_with(':') {
+        let listed: Vec<&str> = lines.take_while(|line| !line.is_empty()).collect();
+        message = format!("{} {}", message, listed.join(", "));
+    }
+    for kind in [ContextKind::SuggestedArg, ContextKind::SuggestedSubcommand] {
+        let similar = match error.get(kind) {
+            Some(ContextValue::String(one)) => vec![one.clone()],
+            Some(ContextValue::Strings(some)) => some.clone(),
+            _ => Vec::new(),
+        };
+        if !similar.is_empty() {
+            let quoted: Vec<String> = similar.iter().map(|s| format!("'{s}'")).collect();
+            message = format!("{message} (did you mean {}?)", one_of(&quoted));
+        }
+    }
+    format!("{message}; see --help")
 }
 
 /// `a`, `a or b`, `a, b or c`.
