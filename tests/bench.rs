@@ -205,3 +205,80 @@ fn bad_suites_exit_2() {
     let (code, _, _) = bench(&["--repeat", "0"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn other_rules_solve_the_suite_as_solve_does() {
+    // The boards of SMALL without their scores (Othello's), solved under each other rule set:
+    // the rows hold the scores and node counts of `solve` with the same flags.
+    let bare: Vec<&str> = SMALL.iter().map(|line| &line[..66]).collect();
+    let (_dir, path) = suite(&bare);
+    let file = path.to_str().unwrap();
+    for (flags, scores, words) in [
+        (
+            &["--rules", "reversi"][..],
+            [6, 12, 18],
+            "reversi rules, official scoring",
+        ),
+        (
+            &["--scoring", "raw"][..],
+            [1, 18, 31],
+            "othello rules, raw scoring",
+        ),
+        (
+            &["--rules", "reversi", "--scoring", "raw"][..],
+            [1, 12, 18],
+            "reversi rules, raw scoring",
+        ),
+    ] {
+        let (code, stdout, stderr) = bench(&[&["--suite", file, "--json"][..], flags].concat());
+        assert_eq!(code, 0, "{flags:?}: {stdout}{stderr}");
+        let lines = json_lines(&stdout);
+        let (code, solved, stderr) = finished(
+            osolve()
+                .args(["solve", "--json", "--threads", "1", "--hash-mb", "16", file])
+                .args(flags),
+        );
+        assert_eq!(code, 0, "{stderr}");
+        let solved = json_lines(&solved);
+        for ((row, solve), score) in lines.iter().zip(&solved).zip(scores) {
+            assert_eq!(row["score"], score, "{flags:?}: {row}");
+            assert_eq!(row["verdict"], "unchecked");
+            assert_eq!(row["score"], solve["score"], "{flags:?}");
+            assert_eq!(row["nodes"], solve["nodes"], "{flags:?}");
+        }
+        let summary = &lines[3];
+        let rules = if flags.contains(&"reversi") {
+            "reversi"
+        } else {
+            "othello"
+        };
+        let scoring = if flags.contains(&"raw") {
+            "raw"
+        } else {
+            "official"
+        };
+        assert_eq!(
+            (&summary["rules"], &summary["scoring"]),
+            (&rules.into(), &scoring.into())
+        );
+        let (_, table, _) = bench(&[&["--suite", file][..], flags].concat());
+        let head = table.lines().next().unwrap();
+        assert!(
+            head.contains(&format!("3 positions, {words}, 1 thread")),
+            "{table}"
+        );
+        let totals = table
+            .lines()
+            .find(|l| l.starts_with("positions 3"))
+            .unwrap();
+        assert!(totals.ends_with(&format!("Mnodes/s  ({words})")), "{table}");
+    }
+    // The Othello start is a Reversi position too (30 discs each left), and as deep as
+    // ever: the suite is refused before anything is measured.
+    let start = "---------------------------OX------XO--------------------------- X";
+    let (_dir, path) = suite(&[bare[0], start]);
+    let (code, stdout, stderr) = bench(&["--suite", path.to_str().unwrap(), "--rules", "reversi"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(stderr.contains(":3: 60 empty squares"), "{stderr}");
+}

@@ -1,8 +1,10 @@
 //! `osolve bench`: solves a standard suite (or a file) and prints nodes, times and nodes per
-//! second per position, then the totals and whether every score was right. Wires the arguments
+//! second per position, then the totals and whether every score was right; `--rules` and
+//! `--scoring` read the suite under another rule set, as `solve` reads its positions. Wires the arguments
 //! to `osolve::drivers::bench` (`refusals`, then `run`), prints through `osolve::report::bench`,
 //! and draws a progress bar on standard error when that is a terminal.
 
+use super::variant::VariantArgs;
 use super::{
     check_readable, interrupt, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK,
     EXIT_WRONG, REFUSED_HINT,
@@ -26,6 +28,8 @@ pub struct BenchArgs {
     suite: String,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    variant: VariantArgs,
     /// Solve the whole suite this many times and report each position's median time.
     #[arg(long, default_value_t = 1, value_parser = parse_repeat)]
     repeat: u32,
@@ -50,7 +54,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
             bail!("{message}");
         }
     }
-    let suite = Suite::load(&args.suite).with_context(|| {
+    let suite = Suite::load_with(&args.suite, args.variant.variant()).with_context(|| {
         if std::path::Path::new(&args.suite).exists() {
             format!("cannot read the suite {}", args.suite)
         } else {
@@ -104,6 +108,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
         let header = report::header(
             &suite.name,
             suite.positions.len(),
+            suite.variant,
             solver.threads(),
             solver.options().hash_mb,
             options.repeat,

@@ -2,11 +2,14 @@
 //! built into the library from `positions/`) or a user's file of positions, solved one by one
 //! with a [`Solver`], optionally several times, giving per-position nodes, median times and a
 //! verdict against the scores the suite expects. A suite with a position too deep to finish is
-//! refused as a whole before anything is measured ([`refusals`]).
+//! refused as a whole before anything is measured ([`refusals`]). A suite is read under one
+//! rule set ([`Variant`]: `--rules`, `--scoring`); the built-in suites' scores are Othello's
+//! (official scoring), so under any other rules they are not checked.
 //!
 //! It never prints and never knows about terminals: progress is reported through a callback and
 //! the results come back as a [`BenchReport`] for `report::bench` to format.
 
+use crate::board::rules::Variant;
 use crate::board::Position;
 use crate::notation::{self, ParseError, PositionReader, Source};
 use crate::search::{BestMove, SolveError, Solver, StopReason, TooManyEmpties};
@@ -63,51 +66,77 @@ pub struct Suite {
     pub name: String,
     /// The positions, in the order they are solved.
     pub positions: Vec<BenchPosition>,
+    /// The rules and scoring every position is solved under.
+    pub variant: Variant,
 }
 
 impl Suite {
     /// A built-in suite by name (see [`BUILTIN_SUITES`]), or `None` for an unknown name.
     pub fn builtin(name: &str) -> Option<Suite> {
+        Suite::builtin_with(name, Variant::default())
+    }
+
+    /// A built-in suite under the rules and scoring of `variant` (the Reversi supplies derived:
+    /// no pass so far); its scores, Othello's, are kept only for the standard game.
+    pub fn builtin_with(name: &str, variant: Variant) -> Option<Suite> {
         let (text, first, count) = match name {
             "ffo40-49" => (FFO_40_59, 40, 10),
             "ffo40-59" => (FFO_40_59, 40, 20),
             "ffo1-19" => (FFO_1_19, 1, 19),
             _ => return None,
         };
-        let mut suite =
-            Suite::from_reader(text.as_bytes(), name).expect("the built-in suites are valid OBF");
+        let reader = PositionReader::new(text.as_bytes(), name).with_variant(variant);
+        let mut suite = Suite::from_positions(reader, name.to_string(), variant)
+            .expect("the built-in suites are valid OBF under every rule set");
         suite.positions.truncate(count);
         // Line k of a suite file is position first + k - 1 (positions/README.md).
         for p in &mut suite.positions {
             p.number = first + p.source.line - 1;
+            if !variant.is_standard() {
+                p.expected = None;
+            }
         }
         Some(suite)
     }
 
     /// A built-in suite when `spec` names one, else the file at path `spec`.
     pub fn load(spec: &str) -> Result<Suite, BenchError> {
-        match Suite::builtin(spec) {
+        Suite::load_with(spec, Variant::default())
+    }
+
+    /// [`Suite::load`] under the rules and scoring of `variant` (see [`Suite::builtin_with`]
+    /// and [`Suite::from_path_with`]).
+    pub fn load_with(spec: &str, variant: Variant) -> Result<Suite, BenchError> {
+        match Suite::builtin_with(spec, variant) {
             Some(suite) => Ok(suite),
-            None => Suite::from_path(spec),
+            None => Suite::from_path_with(spec, variant),
         }
     }
 
     /// The positions of a file (any notation `notation` reads, one per line); each is numbered
     /// by its line.
     pub fn from_path(path: impl AsRef<Path>) -> Result<Suite, BenchError> {
-        let reader = notation::open_path(path)?;
+        Suite::from_path_with(path, Variant::default())
+    }
+
+    /// [`Suite::from_path`] with every position read under `variant` (as `solve --rules`
+    /// reads them); the file's scores are checked under it.
+    pub fn from_path_with(path: impl AsRef<Path>, variant: Variant) -> Result<Suite, BenchError> {
+        let reader = notation::open_path(path)?.with_variant(variant);
         let name = reader.name().to_string();
-        Suite::from_positions(reader, name)
+        Suite::from_positions(reader, name, variant)
     }
 
     /// The positions of `reader`, named `name`; each is numbered by its line.
     pub fn from_reader<R: BufRead>(reader: R, name: &str) -> Result<Suite, BenchError> {
-        Suite::from_positions(PositionReader::new(reader, name), name.to_string())
+        let variant = Variant::default();
+        Suite::from_positions(PositionReader::new(reader, name), name.to_string(), variant)
     }
 
     fn from_positions<R: BufRead>(
         reader: PositionReader<R>,
         name: String,
+        variant: Variant,
     ) -> Result<Suite, BenchError> {
         let mut positions = Vec::new();
         for item in reader {
@@ -128,7 +157,11 @@ impl Suite {
         if positions.is_empty() {
             return Err(BenchError::Empty { name });
         }
-        Ok(Suite { name, positions })
+        Ok(Suite {
+            name,
+            positions,
+            variant,
+        })
     }
 }
 
@@ -227,6 +260,8 @@ pub struct BenchReport {
     pub threads: usize,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// The rules and scoring of the suite's positions.
+    pub variant: Variant,
     /// True when a stop request ended the run early.
     pub interrupted: bool,
 }
@@ -418,6 +453,7 @@ pub fn run(
         keep_hash: options.keep_hash,
         threads: solver.threads(),
         hash_mb: solver.options().hash_mb,
+        variant: suite.variant,
         interrupted,
     })
 }
@@ -452,6 +488,37 @@ mod tests {
             assert!(s.positions.iter().all(|p| p.expected.is_some()), "{name}");
         }
         assert!(Suite::builtin("ffo60-79").is_none());
+    }
+
+    #[test]
+    fn built_in_suites_under_other_rules_keep_no_othello_scores() {
+        use crate::board::rules::{Rules, Scoring};
+        let othello = Suite::builtin("ffo40-49").unwrap();
+        for (rules, scoring) in [
+            (Rules::Reversi, Scoring::Official),
+            (Rules::Othello, Scoring::Raw),
+        ] {
+            let variant = Variant { rules, scoring };
+            let s = Suite::load_with("ffo40-49", variant).unwrap();
+            assert_eq!(s.variant, variant);
+            assert_eq!(s.positions.len(), 10);
+            for (p, o) in s.positions.iter().zip(&othello.positions) {
+                assert_eq!((p.number, p.position.board), (o.number, o.position.board));
+                assert_eq!(p.position.variant(), variant);
+                assert_eq!(p.expected, None);
+            }
+        }
+        // Reversi supplies derived from the board: no pass so far (FFO #40: 20 empties).
+        let s = Suite::builtin_with(
+            "ffo40-49",
+            Variant {
+                rules: Rules::Reversi,
+                ..Variant::default()
+            },
+        )
+        .unwrap();
+        let supplies = s.positions[0].position.supplies().unwrap();
+        assert_eq!(supplies.black + supplies.white, 20);
     }
 
     #[test]

@@ -2,23 +2,32 @@
 //! the verdict) and JSON lines (one object per position, then a summary object). Every function
 //! returns a string ending with a newline; nothing here prints or runs a search.
 
+use crate::board::rules::Variant;
 use crate::drivers::bench::{BenchReport, Row, Verdict};
 use crate::search::BestMove;
 use crate::units::format_thousands;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-/// The lines above the rows: what is run and how, then the column titles.
+/// The lines above the rows: what is run and how (the rules when not Othello's), then the
+/// column titles.
+#[allow(clippy::too_many_arguments)]
 pub fn header(
     suite: &str,
     positions: usize,
+    variant: Variant,
     threads: usize,
     hash_mb: usize,
     repeat: usize,
     keep_hash: bool,
 ) -> String {
+    let rules = if variant.is_standard() {
+        String::new()
+    } else {
+        format!(", {variant}")
+    };
     let mut text = format!(
-        "suite {suite}: {positions} position{}, {threads} thread{}, hash {hash_mb} MiB, {}",
+        "suite {suite}: {positions} position{}{rules}, {threads} thread{}, hash {hash_mb} MiB, {}",
         plural(positions),
         plural(threads),
         if keep_hash {
@@ -76,7 +85,7 @@ pub fn summary(report: &BenchReport) -> String {
             report.suite_len
         );
     }
-    let _ = writeln!(
+    let _ = write!(
         text,
         "positions {}  nodes {}  time {} s  {:.1} Mnodes/s",
         report.rows.len(),
@@ -84,6 +93,11 @@ pub fn summary(report: &BenchReport) -> String {
         seconds(report.total_time()),
         report.nps() / 1e6,
     );
+    // Totals of another rule set say so: they are not comparable with Othello's.
+    if !report.variant.is_standard() {
+        let _ = write!(text, "  ({})", report.variant);
+    }
+    text.push('\n');
     let wrong = report.wrong();
     // An interrupted run proves nothing about the positions it did not reach: no verdict,
     // only the wrong scores it found.
@@ -157,7 +171,7 @@ pub fn row_json(row: &Row) -> String {
 /// The summary as a JSON object on one line: `type` `"summary"`, `suite`, `positions`
 /// (solved), `suite_positions`, `nodes`, `time_s`, `nps`, `all_correct`, `wrong` (the numbers
 /// of the wrong positions), `unchecked`, `unfinished`, `threads`, `hash_mb`, `repeat`, `keep_hash`,
-/// `interrupted`.
+/// `rules` (`"othello"`, `"reversi"`), `scoring` (`"official"`, `"raw"`), `interrupted`.
 pub fn summary_json(report: &BenchReport) -> String {
     let line = SummaryJson {
         kind: "summary",
@@ -175,6 +189,8 @@ pub fn summary_json(report: &BenchReport) -> String {
         hash_mb: report.hash_mb,
         repeat: report.repeat,
         keep_hash: report.keep_hash,
+        rules: report.variant.rules.name(),
+        scoring: report.variant.scoring.name(),
         interrupted: report.interrupted,
     };
     json_line(&line)
@@ -216,6 +232,8 @@ struct SummaryJson<'a> {
     hash_mb: usize,
     repeat: usize,
     keep_hash: bool,
+    rules: &'static str,
+    scoring: &'static str,
     interrupted: bool,
 }
 
@@ -295,6 +313,7 @@ mod tests {
             keep_hash: false,
             threads: 1,
             hash_mb: 256,
+            variant: Variant::default(),
             interrupted: false,
         }
     }
@@ -311,7 +330,7 @@ mod tests {
 
     #[test]
     fn rows_line_up_with_the_header() {
-        let head = header("ffo40-49", 10, 1, 256, 3, false);
+        let head = header("ffo40-49", 10, Variant::default(), 1, 256, 3, false);
         assert!(head.starts_with(
             "suite ffo40-49: 10 positions, 1 thread, hash 256 MiB, table cleared before each \
              position, median of 3 runs\n"
@@ -354,6 +373,14 @@ mod tests {
             "interrupted: 2 of 10 positions solved\n\
              positions 2  nodes 42,001,576  time 1.600 s  26.3 Mnodes/s\n"
         );
+        let mut reversi = good.clone();
+        reversi.variant.rules = crate::board::rules::Rules::Reversi;
+        assert!(summary(&reversi).starts_with(
+            "positions 2  nodes 42,001,576  time 1.600 s  26.3 Mnodes/s  \
+             (reversi rules, official scoring)\n"
+        ));
+        let head = header("f", 2, reversi.variant, 1, 16, 1, false);
+        assert!(head.starts_with("suite f: 2 positions, reversi rules, official scoring, 1 thread"));
         let mut limited = good;
         limited.rows[1].unfinished = Some(crate::search::StopReason::TimeLimit);
         assert!(summary(&limited).ends_with(
@@ -376,5 +403,9 @@ mod tests {
         assert_eq!(v["type"], "summary");
         assert_eq!(v["all_correct"], true);
         assert_eq!(v["wrong"], serde_json::json!([]));
+        assert_eq!(
+            (&v["rules"], &v["scoring"]),
+            (&"othello".into(), &"official".into())
+        );
     }
 }
