@@ -330,4 +330,61 @@ fn completions_and_the_manual_page() {
     let (code, _, stderr) = run_in(root(), &["man", "foo"]);
     assert_eq!(code, 2);
     assert!(stderr.starts_with("osolve: man foo: no such command (expected one of solve, "));
+    // The footer holds the short version (the long one, with its commit and CPU features, ran
+    // over the footer's width and garbled it); the VERSION section keeps the long one.
+    assert!(
+        page.contains(".TH osolve 1  \"osolve 0.1.0\" \"osolve manual\"\n"),
+        "{page}"
+    );
+    assert!(page.contains(".SH VERSION\nv0.1.0 (commit "), "{page}");
+}
+
+#[test]
+fn man_dir_writes_every_page_as_a_file() {
+    let dir = temp_dir();
+    let pages = dir.path().join("man1");
+    fs::create_dir(&pages).unwrap();
+    let (code, listed, stderr) = run_in(root(), &["man", "--dir", pages.to_str().unwrap()]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let (_, main_page, _) = run_in(root(), &["man"]);
+    let mut names = vec!["osolve".to_string()];
+    for sub in [
+        "solve",
+        "analyze",
+        "games",
+        "bench",
+        "perft",
+        "gen",
+        "train",
+        "show",
+        "completions",
+        "man",
+        "gtp",
+        "nboard",
+    ] {
+        assert!(main_page.contains(&format!("osolve\\-{sub}(1)")), "{sub}");
+        names.push(format!("osolve-{sub}"));
+    }
+    let expected: String = names
+        .iter()
+        .map(|n| format!("{}\n", pages.join(format!("{n}.1")).display()))
+        .collect();
+    assert_eq!(listed, expected);
+    assert_eq!(fs::read_dir(&pages).unwrap().count(), names.len());
+    assert_eq!(
+        fs::read_to_string(pages.join("osolve.1")).unwrap(),
+        main_page
+    );
+    let (_, solve_page, _) = run_in(root(), &["man", "solve"]);
+    assert_eq!(
+        fs::read_to_string(pages.join("osolve-solve.1")).unwrap(),
+        solve_page
+    );
+    let missing = dir.path().join("absent");
+    let (code, _, stderr) = run_in(root(), &["man", "--dir", missing.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        format!("osolve: man --dir {}: not a directory\n", missing.display())
+    );
 }
