@@ -360,7 +360,9 @@ pub fn refusals(solver: &mut Solver, suite: &Suite) -> (Vec<Refused>, bool) {
 }
 
 /// Solves every position of `suite` `options.repeat` times (the whole suite once, then again),
-/// clearing the solver's table before each position unless `options.keep_hash`, and calls
+/// clearing the solver's table before each position unless `options.keep_hash` (and then
+/// taking the table memory of the deepest position before the first, see
+/// [`Solver::prepare`], so that no row's time holds it), and calls
 /// `on_event` before each solve and when a row is final. A stop request (see
 /// [`Solver::stop_handle`]) ends the run: the report then holds the positions solved at least
 /// once, with the median of the times measured so far, and `interrupted` set. A position the
@@ -373,6 +375,15 @@ pub fn run(
     mut on_event: impl FnMut(Event<'_>),
 ) -> Result<BenchReport, Refused> {
     let repeat = options.repeat.max(1);
+    if !options.keep_hash {
+        // The table's memory is taken before the first position is timed, not during it.
+        solver.clear();
+        let deepest = suite
+            .positions
+            .iter()
+            .map(|entry| entry.position.board.empties());
+        solver.prepare(deepest.max().unwrap_or(0));
+    }
     let mut rows: Vec<Row> = Vec::with_capacity(suite.positions.len());
     let mut interrupted = false;
     'runs: for run in 0..repeat {

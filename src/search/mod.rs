@@ -43,7 +43,8 @@ use tt::Tables;
 pub struct SolveOptions {
     /// Worker threads; 0 means one per core.
     pub threads: usize,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB: at most this much is used, and a search uses (and so
+    /// takes from the system) only as much of it as its number of empties needs.
     pub hash_mb: usize,
     /// Prove only win/draw/loss (the score is then -1, 0 or 1).
     pub wld: bool,
@@ -60,7 +61,7 @@ impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             threads: 0,
-            hash_mb: 256,
+            hash_mb: tt::DEFAULT_MB,
             wld: false,
             force: false,
             progress: None,
@@ -249,6 +250,13 @@ impl Solver {
         self.tt.clear();
     }
 
+    /// Takes from the system, now, the table memory a search of `empties` empties will use,
+    /// where the table is empty (a benchmark's timing then leaves out the kernel's first touch
+    /// of that memory, which a search otherwise pays as it goes).
+    pub fn prepare(&mut self, empties: u32) {
+        self.tt.prepare(empties);
+    }
+
     fn split_min(&self) -> u32 {
         if self.threads > 1 {
             SPLIT_MIN
@@ -257,12 +265,16 @@ impl Solver {
         }
     }
 
-    /// The state of one call: a new table generation and a fresh budget; it sends progress
+    /// The state of one call: a new table generation, the table's part in use fitted to the
+    /// position's `empties`, and a fresh budget; it sends progress
     /// events when the solver has a callback and the call is on a position of `empties`
     /// (`None`: a call of the solver's own, such as the feasibility probe) of at least
     /// [`PROGRESS_MIN_EMPTIES`].
     fn attempt(&self, empties: Option<u32>) -> Attempt<'_> {
         self.tt.deep.new_generation();
+        if let Some(empties) = empties {
+            self.tt.deep.fit(empties);
+        }
         let start = Instant::now();
         let mut budget = Budget::new(&self.limits, start);
         let reporter = self

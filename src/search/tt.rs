@@ -5,11 +5,15 @@
 //! it needs no second hash and each bucket sits in a known slot (one lookup, and a prefetch
 //! before it). The full board is stored and compared, so a hash collision can never return a
 //! bound that belongs to another board. Below `TT_MIN` empties a lock-free near table is used.
+//!
+//! A search uses only the part of the deep table its size needs ([`TranspositionTable::fit`]):
+//! the kernel gives memory on first touch, one (huge) page at a time, so a small search spread
+//! over a large table would pay for zeroing all of it.
 
 use crate::board::Board;
 use dashmap::{DashMap, SharedValue};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What the table remembers about a board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,7 +85,8 @@ impl Hasher for IdentityHasher {
 /// A size-bounded transposition table.
 ///
 /// The `DashMap` is used through its shards: one board hash chooses the shard (its top bits)
-/// and the bucket inside the shard (its low 32 bits, scaled to the shard's number of buckets).
+/// and the bucket inside the shard (its low 32 bits, scaled to the shard's number of buckets
+/// in use: the first `active` of them, see [`TranspositionTable::fit`]).
 /// A bucket's key is its number with the shard and a tag put where the map looks for them
 /// (hashbrown's slot from the low bits, its 7-bit tag from the top 7, dashmap's shard from the
 /// bits below those), so the identity hasher needs no second mix and every bucket lives in its
@@ -96,6 +101,12 @@ pub struct TranspositionTable {
     shard_bits: u32,
     /// Buckets in each shard.
     per_shard: u64,
+    /// Buckets of each shard in use: the first ones, whose items lie together just below the
+    /// control bytes, so that the memory a search touches is what its size needs. Changed only
+    /// between searches ([`TranspositionTable::fit`], [`TranspositionTable::clear`]).
+    active: AtomicU64,
+    /// `active` of an empty table: the whole table up to the size of the default one.
+    floor: u64,
     generation: AtomicU8,
 }
 
@@ -117,6 +128,31 @@ pub fn shards_for(threads: usize) -> usize {
         .clamp(DEFAULT_SHARDS, 1 << 12)
 }
 
+/// The table size of a solver unless told otherwise (`SolveOptions::hash_mb`), in MiB.
+pub const DEFAULT_MB: usize = 256;
+
+/// Empties up to which a search uses no more of the deep table than the default size holds;
+/// each empty above doubles the part it may use ([`TranspositionTable::fit`]). The buckets a
+/// search fills grow about 2.4 times per empty: FFO #40 (20 empties) fills 61,568 of the
+/// default table's 1.8 M, FFO #50 (26 empties) 12.2 M of a 4000 MiB table's 58.7 M; from 22
+/// the part in use stays about twice what the search fills (16 times 1.8 M at 26 empties).
+pub const FIT_EMPTIES: u32 = 22;
+
+/// Slots (a power of two) and buckets of each shard of a deep table of `megabytes` MiB in
+/// `shards` shards.
+fn shard_size(megabytes: usize, shards: usize) -> (usize, usize) {
+    let bytes = megabytes.saturating_mul(1 << 20).max(64 << 10);
+    // A shard's table has a power of two of slots and holds 7/8 of them: fill exactly that
+    // many buckets, so that it never grows (and never moves).
+    let slots_fit = ((bytes / shards) / BYTES_PER_SLOT).clamp(16, 1 << 32);
+    let slots = if slots_fit.is_power_of_two() {
+        slots_fit
+    } else {
+        slots_fit.next_power_of_two() / 2
+    };
+    (slots, slots / 8 * 7)
+}
+
 impl TranspositionTable {
     /// A table using at most about `megabytes` MiB (at least a few kilobytes).
     pub fn new(megabytes: usize) -> TranspositionTable {
@@ -124,19 +160,15 @@ impl TranspositionTable {
     }
 
     /// A table of at most about `megabytes` MiB in `shards` shards (a power of two, 2 or
-    /// more; other values are rounded to one).
+    /// more; other values are rounded to one). Its memory is taken as searches first use it.
     pub fn with_shards(megabytes: usize, shards: usize) -> TranspositionTable {
         let shards = shards.clamp(2, 1 << 12).next_power_of_two();
-        let bytes = megabytes.saturating_mul(1 << 20).max(64 << 10);
-        // A shard's table has a power of two of slots and holds 7/8 of them: fill exactly that
-        // many buckets, so that it never grows (and never moves).
-        let slots_fit = ((bytes / shards) / BYTES_PER_SLOT).clamp(16, 1 << 32);
-        let slots = if slots_fit.is_power_of_two() {
-            slots_fit
-        } else {
-            slots_fit.next_power_of_two() / 2
-        };
-        let per_shard = slots / 8 * 7;
+        let (slots, per_shard) = shard_size(megabytes, shards);
+        // An empty table is used up to the size of the default table's deep part (so that a
+        // larger table changes nothing for small searches).
+        let floor = shard_size(Tables::deep_megabytes(DEFAULT_MB), shards)
+            .1
+            .min(per_shard);
         let map = DashMap::with_capacity_and_hasher_and_shard_amount(
             per_shard * shards,
             BuildHasherDefault::<IdentityHasher>::default(),
@@ -157,6 +189,8 @@ impl TranspositionTable {
             ends,
             shard_bits: shards.trailing_zeros(),
             per_shard: per_shard as u64,
+            active: AtomicU64::new(floor as u64),
+            floor: floor as u64,
             generation: AtomicU8::new(1),
         }
     }
@@ -166,15 +200,56 @@ impl TranspositionTable {
         self.per_shard << self.shard_bits
     }
 
+    /// Number of buckets searches spread their boards over now (at most [`Self::buckets`]).
+    pub fn active_buckets(&self) -> u64 {
+        self.active.load(Ordering::Relaxed) << self.shard_bits
+    }
+
+    /// Makes the part in use large enough for a search of `empties` empties: the default
+    /// table's size up to [`FIT_EMPTIES`] empties, twice that for each empty more, at most the
+    /// whole table. The part only grows until [`Self::clear`]; boards stored before it grew
+    /// are then mostly out of reach (replaced as any old entry). Call it between searches.
+    pub fn fit(&self, empties: u32) {
+        let doublings = empties.saturating_sub(FIT_EMPTIES).min(40);
+        let wanted = self
+            .floor
+            .saturating_mul(1 << doublings)
+            .min(self.per_shard);
+        self.active.fetch_max(wanted, Ordering::Relaxed);
+    }
+
+    /// Touches the memory of every bucket in use of an empty table (a shard holding entries
+    /// is left alone), so that the search that fills them does not pay for the pages.
+    pub fn touch(&self) {
+        let active = self.active.load(Ordering::Relaxed);
+        for (shard, lock) in self.map.shards().iter().enumerate() {
+            let mut table = lock.write();
+            if !table.is_empty() {
+                continue;
+            }
+            for slot in 0..active {
+                let key = self.key(shard as u64, slot);
+                let item = (key, SharedValue::new(Bucket::default()));
+                let _ = table.try_insert_no_grow(key, item);
+            }
+            table.clear();
+        }
+    }
+
+    /// The map key of bucket `slot` of `shard`.
+    #[inline(always)]
+    fn key(&self, shard: u64, slot: u64) -> u64 {
+        // hashbrown: slot from the low bits, tag from the top 7 (distinct for neighbouring
+        // slots); dashmap: shard from the bits just below the tag.
+        (slot & 0x7f) << 57 | shard << (57 - self.shard_bits) | slot
+    }
+
     /// The shard, the slot inside it and the map key of the bucket of `hash`.
     #[inline(always)]
     fn locate(&self, hash: u64) -> (usize, u64, u64) {
         let shard = hash >> (64 - self.shard_bits);
-        let slot = ((hash as u32 as u64) * self.per_shard) >> 32;
-        // hashbrown: slot from the low bits, tag from the top 7 (distinct for neighbouring
-        // slots); dashmap: shard from the bits just below the tag.
-        let key = (slot & 0x7f) << 57 | shard << (57 - self.shard_bits) | slot;
-        (shard as usize, slot, key)
+        let slot = ((hash as u32 as u64) * self.active.load(Ordering::Relaxed)) >> 32;
+        (shard as usize, slot, self.key(shard, slot))
     }
 
     /// Starts loading the bucket of `hash` (its control byte and its item) into the cache.
@@ -251,11 +326,13 @@ impl TranspositionTable {
         self.generation.store(g, Ordering::Relaxed);
     }
 
-    /// Forgets everything (keeps the allocation).
+    /// Forgets everything (keeps the allocation; an empty shard is not touched) and uses only
+    /// the default table's size again until [`Self::fit`].
     pub fn clear(&self) {
         for shard in self.map.shards() {
             shard.write().clear();
         }
+        self.active.store(self.floor, Ordering::Relaxed);
     }
 
     /// Number of buckets in use.
@@ -389,15 +466,30 @@ impl Tables {
 
     /// [`Tables::new`] with the deep table's shards fitted to `threads` search threads.
     pub fn for_threads(megabytes: usize, threads: usize) -> Tables {
-        let near_bytes = (megabytes << 20) / 4;
-        let near_bytes = near_bytes.min(NEAR_MAX);
         Tables {
             deep: TranspositionTable::with_shards(
-                megabytes.saturating_sub(near_bytes >> 20),
+                Tables::deep_megabytes(megabytes),
                 shards_for(threads),
             ),
-            near: NearTable::new(near_bytes),
+            near: NearTable::new(Tables::near_bytes(megabytes)),
         }
+    }
+
+    /// Bytes of the near table of tables of `megabytes` MiB.
+    fn near_bytes(megabytes: usize) -> usize {
+        (megabytes.saturating_mul(1 << 20) / 4).min(NEAR_MAX)
+    }
+
+    /// MiB of the deep table of tables of `megabytes` MiB.
+    fn deep_megabytes(megabytes: usize) -> usize {
+        megabytes.saturating_sub(Tables::near_bytes(megabytes) >> 20)
+    }
+
+    /// Readies the tables for a search of `empties` empties ([`TranspositionTable::fit`]) and,
+    /// where they are empty, touches the memory that search will use.
+    pub fn prepare(&self, empties: u32) {
+        self.deep.fit(empties);
+        self.deep.touch();
     }
 
     /// Forgets everything.
@@ -497,6 +589,59 @@ mod tests {
         assert!(tt.is_empty());
         assert!(tt.probe(&b, 0).is_none());
         assert_eq!(tt.map.capacity(), capacity, "clearing keeps the allocation");
+    }
+
+    #[test]
+    fn a_large_table_is_used_only_as_far_as_the_search_needs() {
+        // A 1 GiB table behaves as the default one for a search of few empties: its boards
+        // land in the same number of buckets, the first of each shard (the memory just below
+        // the shard's control bytes), so the rest of the allocation is never touched.
+        let default = Tables::new(DEFAULT_MB).deep;
+        let large = Tables::new(1024).deep;
+        assert!(large.buckets() >= 4 * default.buckets());
+        assert_eq!(default.active_buckets(), default.buckets());
+        let check = |tt: &TranspositionTable, empties: u32, expected: u64| {
+            tt.fit(empties);
+            assert_eq!(tt.active_buckets(), expected, "{empties} empties");
+            let active = tt.active.load(Ordering::Relaxed);
+            let mut rng = crate::board::random::Rng(5);
+            let boards: Vec<Board> = (0..20_000)
+                .map(|_| {
+                    let (player, opponent) = rng.board();
+                    Board { player, opponent }
+                })
+                .collect();
+            for b in &boards {
+                assert!(tt.locate(b.hash()).1 < active);
+                tt.store(b, b.hash(), empties, 0, 1, 5, 3, EXACT);
+            }
+            let found = boards.iter().filter(|b| tt.probe(b, b.hash()).is_some());
+            assert!(found.count() > 19_000, "{empties} empties");
+        };
+        for empties in [10, 20, FIT_EMPTIES] {
+            check(&large, empties, default.buckets());
+        }
+        check(&large, FIT_EMPTIES + 1, 2 * default.buckets());
+        check(&large, FIT_EMPTIES + 2, 4 * default.buckets());
+        // It never shrinks until cleared, and never exceeds the table.
+        check(&large, 20, 4 * default.buckets());
+        check(&large, 60, large.buckets());
+        large.clear();
+        assert_eq!(large.active_buckets(), default.buckets());
+        // The default table is used whole at any depth, as before.
+        check(&default, 30, default.buckets());
+    }
+
+    #[test]
+    fn touching_an_empty_table_leaves_it_empty_and_a_full_one_alone() {
+        let tables = Tables::new(64);
+        let b = Board::start();
+        tables.prepare(24);
+        assert!(tables.deep.is_empty());
+        tables.deep.store(&b, b.hash(), 20, 0, 1, 5, 3, EXACT);
+        tables.prepare(24);
+        assert_eq!(tables.deep.probe(&b, b.hash()).map(|e| e.lower), Some(5));
+        assert_eq!(tables.deep.len(), 1);
     }
 
     #[test]
