@@ -261,6 +261,46 @@ fn theoretical_scores_of_2021_agree_and_a_wrong_one_is_listed_with_its_position(
     }
 }
 
+/// Issue 26: a game whose moves stop before the database's depth is checked, with
+/// `--from-end`, from where it stopped, and the report says so instead of naming the depth it
+/// never reached. Game 24 of 2021 cut after 34 moves (26 empties; it is lost 0-64 for black
+/// from there), recording 50 for black.
+#[test]
+fn a_theoretical_check_from_where_a_game_stopped_says_where() {
+    let dir = temp_dir();
+    let path = dir.path().join("cut.wtb");
+    let bytes = fs::read(data("WTH_2021.wtb")).unwrap();
+    let mut header = Header::parse(bytes[..HEADER_LEN].try_into().unwrap());
+    header.games = 1;
+    let at = HEADER_LEN + 23 * RECORD_LEN;
+    let mut record = Record::parse(bytes[at..at + RECORD_LEN].try_into().unwrap());
+    record.moves[34..].fill(0);
+    record.theoretical_score = 50;
+    fs::write(
+        &path,
+        [&header.to_bytes()[..], &record.to_bytes()[..]].concat(),
+    )
+    .unwrap();
+    let output = games(&[path.to_str().unwrap(), "--check-theoretical", "--from-end"]);
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stdout.contains(
+            "  theoretical 50-14 at 24 empties (recorded), exact 0-64 from where the game \
+             stopped, before 24 empties: DISAGREES\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(
+            "cut.wtb#1: theoretical score 50-14 recorded, exact 0-64 at 26 empties (from where \
+             the game stopped, before 24 empties): -------------------XXXXO--XXXXXOOOXOOOXO--XXOX\
+             XO--XXXOXOOOOOOOO- O\n"
+        ),
+        "{stderr}"
+    );
+}
+
 /// Issue 26, broken 2-4: an output holding a disagreement, resumed with
 /// `--check-theoretical --resume`, ends with the verdict and exit code of one whole run, in
 /// every format; a resume with other options that change results is refused with one line

@@ -84,14 +84,15 @@ pub struct MoveReport {
 /// The database's theoretical score against the exact one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Theoretical {
-    /// The empties of the position the score is for.
+    /// The database's depth: the empties its theoretical score is for.
     pub depth: u32,
     /// Black's disc count the database records.
     pub recorded: u32,
     /// Black's disc count under perfect play, as solved.
     pub exact: u32,
-    /// The position at `depth` empties; `None` when the game ended with more empties (the
-    /// exact score is then the game's final score).
+    /// The position solved: the one at `depth` empties, or where a game that stopped before
+    /// it stopped (`from_end`); `None` when the game was over before `depth` (the exact score
+    /// is then the game's final score).
     pub position: Option<Position>,
 }
 

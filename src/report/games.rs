@@ -208,8 +208,11 @@ pub fn text_block(analysis: &GameAnalysis) -> String {
         let theoretical = score_text((recorded.theoretical_black, 64 - recorded.theoretical_black));
         let verdict = match &analysis.theoretical {
             Some(t) => format!(
-                ", exact {}: {}",
+                ", exact {}{}: {}",
                 score_text((t.exact, 64 - t.exact)),
+                solved_elsewhere(t)
+                    .map(|place| format!(" {place}"))
+                    .unwrap_or_default(),
                 agreement(t)
             ),
             None => String::new(),
@@ -316,7 +319,7 @@ pub struct JsonExact {
 /// The theoretical-score check in JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsonTheoretical {
-    /// Empties of its position.
+    /// The database's depth: the empties its theoretical score is for.
     pub depth: u32,
     /// What the database records.
     pub recorded: JsonDiscs,
@@ -324,7 +327,9 @@ pub struct JsonTheoretical {
     pub exact: Option<JsonDiscs>,
     /// Whether they agree; `null` when not solved.
     pub agree: Option<bool>,
-    /// The position, as a board string; `null` when the game ended with more empties.
+    /// The position solved, as a board string: the one at `depth` empties, or where a game
+    /// that stopped before it stopped (`--from-end`); `null` when the game was over before
+    /// `depth` (its final score is the exact one).
     pub position: Option<String>,
 }
 
@@ -536,22 +541,37 @@ pub fn csv_row(analysis: &GameAnalysis) -> String {
 /// A disagreement with the database, without a newline:
 /// `WTH_2021.wtb#7: theoretical score 33-31 recorded, exact 35-29 at 24 empties: <board> X`.
 pub fn disagreement_line(game: &str, theoretical: &Theoretical) -> String {
-    let at = match &theoretical.position {
-        Some(position) => format!(
-            "at {} empties: {}",
-            theoretical.depth,
+    let at = match (&theoretical.position, solved_elsewhere(theoretical)) {
+        (Some(position), place) => format!(
+            "at {} empties{}: {}",
+            position.board.empties(),
+            place.map(|place| format!(" ({place})")).unwrap_or_default(),
             format_board(position)
         ),
-        None => format!(
-            "(the game ended before {} empties: its final score)",
-            theoretical.depth
-        ),
+        (None, place) => format!("({})", place.unwrap_or_default()),
     };
     format!(
         "{game}: theoretical score {} recorded, exact {} {at}",
         score_text((theoretical.recorded, 64 - theoretical.recorded)),
         score_text((theoretical.exact, 64 - theoretical.exact)),
     )
+}
+
+/// Where the exact score of a theoretical check was found when that is not at the database's
+/// depth: the game stopped before it (`--from-end`: `from where the game stopped, before 24
+/// empties`), or it was over before it (`the game ended before 24 empties: its final score`).
+fn solved_elsewhere(theoretical: &Theoretical) -> Option<String> {
+    match &theoretical.position {
+        Some(position) if position.board.empties() == theoretical.depth => None,
+        Some(_) => Some(format!(
+            "from where the game stopped, before {} empties",
+            theoretical.depth
+        )),
+        None => Some(format!(
+            "the game ended before {} empties: its final score",
+            theoretical.depth
+        )),
+    }
 }
 
 /// The verdict of `--check-theoretical`: `checked 320 games: 320 agree` (and how many
