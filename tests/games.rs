@@ -17,7 +17,7 @@ use osolve::notation::format_board;
 use osolve::report::games::JsonRecord;
 
 mod common;
-use common::{interrupt_after, osolve, spawn, temp_dir, text, whole_lines};
+use common::{interrupt_after, osolve, run, spawn, temp_dir, text, whole_lines};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games");
 
@@ -772,22 +772,14 @@ fn binary_data_is_no_wthor_file_for_solve_nor_for_games() {
     bytes[100] = 0;
     fs::write(&path, &bytes).unwrap();
     let file = path.to_str().unwrap();
-    let solve = assert_cmd::Command::cargo_bin("osolve")
-        .unwrap()
-        .args(["solve", file])
-        .output()
-        .unwrap();
-    assert_eq!(solve.status.code(), Some(2));
+    let (code, _, stderr) = run(&["solve", file]);
+    assert_eq!(code, 2);
     assert_eq!(
-        String::from_utf8_lossy(&solve.stderr),
+        stderr,
         format!("osolve: cannot read {file}: expected a file of positions (UTF-8 text), found binary data\n")
     );
-    let games = assert_cmd::Command::cargo_bin("osolve")
-        .unwrap()
-        .args(["games", file, "--empties", "10"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&games.stderr);
+    let (code, _, stderr) = run(&["games", file, "--empties", "10"]);
+    assert_eq!(code, 2);
     assert!(
         stderr.contains(&format!(
             "{file}: expected a games file (WThor, GGF or move transcripts), found binary data that is none of them"

@@ -14,7 +14,7 @@ use osolve::notation::{
 use proptest::prelude::*;
 
 mod common;
-use common::{root, sq};
+use common::{root, run_with_input, sq};
 
 /// FFO #1-#3, #18 (white to move) and #40-#41 as Edax writes them.
 const FFO: [&str; 6] = [
@@ -458,28 +458,9 @@ proptest! {
 /// Runs `osolve ARGS` with `stdin` as standard input; its standard output, after checking it
 /// succeeded.
 fn osolve_output(args: &[&str], stdin: &str) -> String {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("osolve"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("osolve starts");
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin written");
-    let output = child.wait_with_output().expect("osolve ends");
-    assert!(
-        output.status.success(),
-        "osolve {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("UTF-8 output")
+    let (code, stdout, stderr) = run_with_input(args, stdin);
+    assert_eq!(code, 0, "osolve {args:?}: {stderr}");
+    stdout
 }
 
 /// Positions whose diagrams are printed and read back: the start, FFO #18 (white to move),
