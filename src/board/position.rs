@@ -4,8 +4,8 @@
 //! cannot reach it (under Reversi rules) never exists; every driver, report and the solver take
 //! it as it is and never ask which rules it has. Knows the game, nothing of search or text.
 
+use super::bitboard::{Board, Color, Square};
 use super::rules::{GameState, Rules, Scoring, Supplies, Variant, CENTRE, DISCS_EACH};
-use super::{Board, Color, Square};
 
 /// A board with the colour of the side to move, under its rules and scoring: what a user means
 /// by "a position". The rules, scoring and discs left are fixed by the constructors: Othello

@@ -1,7 +1,8 @@
 //! Deterministic random boards and positions, for tests, benchmarks and data generation: the
 //! same seed gives the same games on every machine. Not for anything that needs real randomness.
 
-use super::{Bits, Position, Square};
+use super::bitboard::{Bits, Square};
+use super::position::Position;
 
 /// A small xorshift64* generator. The seed must not be 0.
 #[derive(Clone, Debug)]

@@ -14,7 +14,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
-use super::{Bits, Board, Color};
+use super::bitboard::{Bits, Board, Color};
 
 /// Discs each player owns under Reversi rules.
 pub const DISCS_EACH: u8 = 32;

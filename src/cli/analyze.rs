@@ -6,11 +6,15 @@
 //! `osolve games` is in `super::batch`. With `--svg DIR`
 //! each position's picture, with its move scores, goes to DIR.
 
+use super::args::{LimitArgs, REFUSED_HINT};
 use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output, ResultOptions};
 use super::estimate::EstimateArgs;
+use super::exit::EXIT_BAD_INPUT;
+use super::inputs::open_input;
+use super::interrupt::interrupt;
+use super::paths;
 use super::show::{write_svg, PictureTarget};
 use super::variant::VariantArgs;
-use super::{interrupt, open_input, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use clap::{Args, ValueEnum};
 use osolve::drivers::analyze::{
     analyze, check_scores, count_positions, inputs_with, Analysis, AnalyzeOptions, Sink, Summary,

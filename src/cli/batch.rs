@@ -4,7 +4,9 @@
 //! input; the progress bar (or plain progress line) on standard error; and the message of an
 //! interrupted run. The work itself is the library's batch driver (`osolve::drivers::batch`).
 
-use super::{interrupt, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use super::args::SearchArgs;
+use super::exit::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use super::interrupt::interrupt;
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

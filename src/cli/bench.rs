@@ -4,11 +4,11 @@
 //! to `osolve::drivers::bench` (`refusals`, then `run`), prints through `osolve::report::bench`,
 //! and draws a progress bar on standard error when that is a terminal.
 
+use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
+use super::exit::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use super::inputs::check_readable;
+use super::interrupt::interrupt;
 use super::variant::VariantArgs;
-use super::{
-    check_readable, interrupt, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK,
-    EXIT_WRONG, REFUSED_HINT,
-};
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -196,7 +196,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
 }
 
 fn parse_repeat(text: &str) -> Result<u32, String> {
-    super::whole_number(text, 1..=100_000, "a number of runs").map(|n| n as u32)
+    super::args::whole_number(text, 1..=100_000, "a number of runs").map(|n| n as u32)
 }
 
 /// The end of a run whose output failed: silent when the reader went away (`| head -1`), as

@@ -5,7 +5,7 @@
 use clap::Args;
 use osolve::board::rules::Variant;
 
-use super::{whole_number, LimitArgs};
+use super::args::{whole_number, LimitArgs};
 
 /// The option that asks for estimates.
 #[derive(Args, Clone, Debug)]

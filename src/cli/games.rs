@@ -5,9 +5,13 @@
 //! the summary into an exit code. The work itself is `osolve::games::analysis`; the output,
 //! resume, shard and progress handling are shared with `osolve analyze` (`super::batch`).
 
+use super::args::{LimitArgs, REFUSED_HINT};
 use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output, ResultOptions};
+use super::exit::EXIT_BAD_INPUT;
+use super::inputs::check_readable;
+use super::interrupt::interrupt;
+use super::paths;
 use super::show::{write_file, PictureTarget};
-use super::{check_readable, interrupt, paths, LimitArgs, EXIT_BAD_INPUT, REFUSED_HINT};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use osolve::drivers::batch::{self, Shard};
@@ -51,7 +55,7 @@ pub struct GamesArgs {
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Solve each game from the position with N empties to its end, scoring every move played.
-    #[arg(long, value_name = "N", value_parser = super::parse_empties)]
+    #[arg(long, value_name = "N", value_parser = super::args::parse_empties)]
     empties: Option<u32>,
     /// Compare the exact score at the database's own depth (WThor header byte 14) with the
     /// theoretical score it records for every game; exit 1 if one differs.

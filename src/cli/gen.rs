@@ -15,7 +15,10 @@ use osolve::notation::{format_obf_final, search_depth_comment};
 use osolve::report::learn::gen_summary;
 use osolve::search::{TooManyEmpties, FEASIBLE_EMPTIES};
 
-use super::{interrupt, paths, LimitArgs, EXIT_INTERRUPTED, EXIT_OK};
+use super::args::LimitArgs;
+use super::exit::{EXIT_INTERRUPTED, EXIT_OK};
+use super::interrupt::interrupt;
+use super::paths;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum PolicyArg {
@@ -35,13 +38,13 @@ pub struct GenArgs {
     #[arg(long, default_value = "12-22", value_parser = parse_range)]
     empties: (u32, u32),
     /// Seed of the games (the same seed gives the same file).
-    #[arg(long, default_value_t = 1, value_parser = super::parse_count)]
+    #[arg(long, default_value_t = 1, value_parser = super::args::parse_count)]
     seed: u64,
     /// How games are played.
     #[arg(long, value_enum, default_value = "random")]
     policy: PolicyArg,
     /// Self-play: opening moves played at random.
-    #[arg(long, default_value_t = 10, value_parser = super::parse_empties)]
+    #[arg(long, default_value_t = 10, value_parser = super::args::parse_empties)]
     random_plies: u32,
     /// Self-play: chance of a random move after the opening.
     #[arg(long, default_value_t = 0.1, value_parser = parse_epsilon)]
@@ -53,7 +56,7 @@ pub struct GenArgs {
     #[arg(long, value_name = "FILE")]
     weights: Option<PathBuf>,
     /// Labelling threads (default: one per core).
-    #[arg(long, value_parser = super::parse_thread_count)]
+    #[arg(long, value_parser = super::args::parse_threads)]
     threads: Option<u16>,
     /// Transposition table of each labelling thread, MiB.
     #[arg(long = "hash-mb", default_value_t = 16, value_parser = parse_hash)]
@@ -66,19 +69,20 @@ pub struct GenArgs {
 }
 
 fn parse_positions(text: &str) -> Result<usize, String> {
-    super::whole_number(text, 1..=u32::MAX as u64, "a number of positions").map(|n| n as usize)
+    super::args::whole_number(text, 1..=u32::MAX as u64, "a number of positions")
+        .map(|n| n as usize)
 }
 
 fn parse_epsilon(text: &str) -> Result<f64, String> {
-    super::decimal(text, 0.0, 1.0)
+    super::args::decimal(text, 0.0, 1.0)
 }
 
 fn parse_search_depth(text: &str) -> Result<u32, String> {
-    super::whole_number(text, 1..=60, "a depth in plies").map(|n| n as u32)
+    super::args::whole_number(text, 1..=60, "a depth in plies").map(|n| n as u32)
 }
 
 fn parse_hash(text: &str) -> Result<u32, String> {
-    super::whole_number(text, 1..=65536, "a table size in MiB").map(|n| n as u32)
+    super::args::whole_number(text, 1..=65536, "a table size in MiB").map(|n| n as u32)
 }
 
 fn parse_range(text: &str) -> Result<(u32, u32), String> {

@@ -11,7 +11,8 @@ use clap::Args;
 use osolve::engine::{Engine, EngineOptions};
 use osolve::eval::Weights;
 
-use super::{parse_seconds, SearchArgs, EXIT_OK};
+use super::args::{parse_seconds, SearchArgs};
+use super::exit::EXIT_OK;
 
 /// Options of the playing engine, shared by `osolve gtp` and `osolve nboard`.
 #[derive(Args, Debug)]
@@ -74,7 +75,7 @@ pub fn ended(result: io::Result<()>) -> anyhow::Result<i32> {
 /// Runs the subcommand.
 pub fn run(args: GtpArgs) -> anyhow::Result<i32> {
     // Ctrl-C and SIGTERM end the server at once with exit code 130, as every command.
-    super::interrupt().exit_at_once();
+    super::interrupt::interrupt().exit_at_once();
     let mut engine = args.engine.engine()?;
     let input = BufReader::new(io::stdin());
     ended(osolve::protocol::gtp::serve(

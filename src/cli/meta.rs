@@ -6,12 +6,12 @@
 //! by build.rs).
 
 use anyhow::bail;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::{Cli, EXIT_OK};
+use super::exit::EXIT_OK;
 
 /// The version `osolve --version` prints: `0.1.0 (commit 1234abcd, built for x86_64 with
 /// popcnt, avx2, bmi2)`.
@@ -44,18 +44,17 @@ pub struct ManArgs {
     dir: Option<PathBuf>,
 }
 
-/// Writes the completion script for the shell to standard output.
-pub fn completions(args: CompletionsArgs) -> anyhow::Result<i32> {
-    let mut command = Cli::command();
+/// Writes the completion script for the shell to standard output; `command` is the clap
+/// definition of the whole command line.
+pub fn completions(args: CompletionsArgs, mut command: clap::Command) -> anyhow::Result<i32> {
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "osolve", &mut script);
     write_out(&script)
 }
 
-/// Writes the manual page (roff) to standard output: the main page, or a subcommand's; with
-/// `--dir`, every page into that directory.
-pub fn man(args: ManArgs) -> anyhow::Result<i32> {
-    let mut command = Cli::command();
+/// Writes the manual page (roff) of `command`, the whole command line, to standard output: the
+/// main page, or a subcommand's; with `--dir`, every page into that directory.
+pub fn man(args: ManArgs, mut command: clap::Command) -> anyhow::Result<i32> {
     command.build();
     let names: Vec<String> = command
         .get_subcommands()

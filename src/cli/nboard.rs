@@ -17,7 +17,7 @@ pub struct NboardArgs {
 /// Runs the subcommand.
 pub fn run(args: NboardArgs) -> anyhow::Result<i32> {
     // Ctrl-C and SIGTERM end the server at once with exit code 130, as every command.
-    super::interrupt().exit_at_once();
+    super::interrupt::interrupt().exit_at_once();
     let mut engine = args.engine.engine()?;
     let input = BufReader::new(io::stdin());
     ended(osolve::protocol::nboard::serve(

@@ -14,8 +14,8 @@ use osolve::drivers::perft::perft_depths;
 use osolve::notation::{parse_text_with, Source};
 use osolve::report::{perft_header, perft_row};
 
+use super::exit::EXIT_OK;
 use super::variant::RulesArg;
-use super::EXIT_OK;
 
 /// Arguments of `osolve perft`.
 #[derive(Args, Debug)]
@@ -38,13 +38,13 @@ pub struct PerftArgs {
 }
 
 fn parse_depth(text: &str) -> Result<u32, String> {
-    super::whole_number(text, 0..=20, "a depth in plies").map(|n| n as u32)
+    super::args::whole_number(text, 0..=20, "a depth in plies").map(|n| n as u32)
 }
 
 /// Runs the subcommand.
 pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
     // The depths printed are kept; the one being counted has nothing to keep.
-    super::interrupt().exit_at_once();
+    super::interrupt::interrupt().exit_at_once();
     let rules = Rules::from(args.rules);
     let position = match &args.position {
         Some(text) => {

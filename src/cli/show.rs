@@ -20,11 +20,11 @@ use osolve::report::svg::svg;
 use osolve::report::unfinished::shown_unfinished;
 use osolve::search::SolveOptions;
 
+use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
 use super::estimate::EstimateArgs;
+use super::exit::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::paths;
 use super::variant::{stdout_style, VariantArgs};
-use super::{
-    paths, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
-};
 
 /// Arguments of `osolve show`.
 #[derive(Args, Debug)]
@@ -254,7 +254,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
             target.refuse_inputs(what, args.files.iter().map(PathBuf::as_path))?;
         }
     }
-    let interrupt = super::interrupt();
+    let interrupt = super::interrupt::interrupt();
     // The live line of each search on a terminal, unless --quiet.
     let live = super::spinner::Live::new(args.quiet);
     let marking = if args.analyze {
@@ -356,7 +356,7 @@ fn plural(count: usize) -> &'static str {
 fn read_inputs(args: &ShowArgs, variant: Variant) -> anyhow::Result<(Vec<Parsed>, bool)> {
     let mut results = Vec::new();
     for path in &args.files {
-        let reader = super::open_input(path).map_err(anyhow::Error::msg)?;
+        let reader = super::inputs::open_input(path).map_err(anyhow::Error::msg)?;
         results.extend(reader.with_variant(variant));
     }
     let several = args.positions.len() > 1;

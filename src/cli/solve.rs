@@ -20,12 +20,12 @@ use osolve::report::solve::{solved_report, stopped_report, Format};
 use osolve::report::unfinished::StoppedSolve;
 use osolve::search::{Solution, SolveError, SolveOptions, Solver};
 
+use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
 use super::estimate::EstimateArgs;
+use super::exit::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::inputs::open_input;
 use super::spinner::{Live, Spinner};
 use super::variant::{stdout_style, VariantArgs};
-use super::{
-    open_input, LimitArgs, SearchArgs, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, REFUSED_HINT,
-};
 
 /// The options of `osolve solve` as clap parses them; [`SolveArgs`] adds their order.
 #[derive(Args, Debug)]
@@ -186,7 +186,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     } else {
         Format::Human(stdout_style(flags.ascii))
     };
-    let interrupt = super::interrupt();
+    let interrupt = super::interrupt::interrupt();
     // The live line on a terminal, unless --quiet.
     let live = Live::new(flags.quiet);
     let mut solver = Box::new(Solver::new(SolveOptions {

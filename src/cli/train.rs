@@ -11,7 +11,8 @@ use osolve::learn::train::{train, TrainOptions};
 use osolve::notation::open_path;
 use osolve::report::learn::train_table;
 
-use super::{paths, EXIT_OK};
+use super::exit::EXIT_OK;
+use super::paths;
 
 /// Arguments of `osolve train`.
 #[derive(Args, Debug)]
@@ -37,7 +38,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     keep: Option<PathBuf>,
     /// Threads (default: one per core).
-    #[arg(long, value_parser = super::parse_thread_count)]
+    #[arg(long, value_parser = super::args::parse_threads)]
     threads: Option<u16>,
     /// Weights file to write (`-` is standard output; the table then goes to standard error).
     #[arg(short, long, value_name = "FILE")]
@@ -45,15 +46,16 @@ pub struct TrainArgs {
 }
 
 fn parse_iterations(text: &str) -> Result<u32, String> {
-    super::whole_number(text, 1..=1_000_000, "a number of iterations").map(|n| n as u32)
+    super::args::whole_number(text, 1..=1_000_000, "a number of iterations").map(|n| n as u32)
 }
 
 fn parse_lambda(text: &str) -> Result<f64, String> {
-    super::decimal(text, 0.0, 1e12)
+    super::args::decimal(text, 0.0, 1e12)
 }
 
 fn parse_min_samples(text: &str) -> Result<usize, String> {
-    super::whole_number(text, 0..=u32::MAX as u64, "a number of positions").map(|n| n as usize)
+    super::args::whole_number(text, 0..=u32::MAX as u64, "a number of positions")
+        .map(|n| n as usize)
 }
 
 /// Runs the subcommand.
@@ -66,7 +68,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     }
     // Nothing is kept from a fit cut short: a signal ends the run at once (exit 130) and the
     // weights file is not written.
-    super::interrupt().exit_at_once();
+    super::interrupt::interrupt().exit_at_once();
     // Before anything is read or written: the weights must not overwrite an input.
     paths::refuse_input_as_output(&args.output, "-o", args.files.iter().map(PathBuf::as_path))?;
     let base = match &args.keep {

@@ -533,7 +533,7 @@ mod tests {
         // same leaves).
         let stop = AtomicBool::new(false);
         let weights = builtin();
-        let board = crate::board::tests::many_moves_board();
+        let board = crate::board::bitboard::tests::many_moves_board();
         let mut table = Table::new(1);
         let mut run = Run {
             table: &mut table,

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::time::{Duration, Instant};
 
-use super::{discs, Game, GameError, Reached};
+use super::game::{discs, Game, GameError, Reached};
 use crate::board::{Color, Position, Square};
 use crate::drivers::batch::{self, BatchError, Totals, Work};
 use crate::search::{

@@ -9,7 +9,7 @@
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
-use super::{Game, GameError, GameErrorKind, GameId, Step};
+use super::game::{Game, GameError, GameErrorKind, GameId, Step};
 use crate::board::{Color, Position};
 use crate::notation::transcript::parse_move;
 

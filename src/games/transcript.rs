@@ -8,7 +8,7 @@
 use std::io::BufRead;
 use std::sync::Arc;
 
-use super::{Game, GameError, GameErrorKind, GameId, Step};
+use super::game::{Game, GameError, GameErrorKind, GameId, Step};
 use crate::board::Position;
 use crate::notation::{read_bounded_line, transcript};
 

@@ -18,7 +18,7 @@ use std::io::{BufRead, Read};
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Game, GameError, GameErrorKind, GameId, Recorded, Step};
+use super::game::{Game, GameError, GameErrorKind, GameId, Recorded, Step};
 use crate::board::{Position, Square};
 
 /// Bytes of a header.

@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn a_board_with_more_moves_than_play_reaches_is_searched() {
         // 35 moves: the ordering list once had room for 33 (a panic on such an input board).
-        let b = crate::board::tests::many_moves_board();
+        let b = crate::board::bitboard::tests::many_moves_board();
         let weights = builtin();
         for depth in 1..=2 {
             let mut nodes = 0;

@@ -1,0 +1,81 @@
+//! How the command ends: the exit codes every subcommand returns, and a command-line error of
+//! clap's turned into the one `osolve:` line the README promises. At the bottom of cli/: it
+//! knows clap's errors and nothing of the subcommands.
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+
+/// Exit code: everything done and correct.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: a check found a wrong score.
+pub const EXIT_WRONG: i32 = 1;
+/// Exit code: bad input (arguments, files, positions).
+pub const EXIT_BAD_INPUT: i32 = 2;
+/// Exit code: interrupted by Ctrl-C or SIGTERM, after printing what was finished.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Reports a command-line error: help and version as clap prints them; a bad value on one line
+/// (`osolve: invalid value '0' for '--threads <THREADS>': expected ...`); other usage errors
+/// with clap's usage text. Returns the exit code (2 for every error).
+pub fn usage_error(error: clap::Error) -> i32 {
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            error.exit_code()
+        }
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
+            let text = error.render().to_string();
+            let first = text.lines().next().unwrap_or_default();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            // An enumerated option says what it takes: `(expected othello or reversi)`.
+            let allowed = match error.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(values)) if !values.is_empty() => {
+                    format!(" (expected {})", one_of(values))
+                }
+                _ => String::new(),
+            };
+            eprintln!("osolve: {first}{allowed}");
+            EXIT_BAD_INPUT
+        }
+        _ => {
+            eprintln!("osolve: {}", one_line(&error));
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+/// Any other usage error in one line: clap's message with the lines it lists after a colon
+/// joined on, a similar option it suggests, and where to look
+/// (`osolve: unexpected argument '--thread' found (did you mean '--threads'?); see --help`).
+fn one_line(error: &clap::Error) -> String {
+    let text = error.render().to_string();
+    let mut lines = text.lines().map(str::trim);
+    let first = lines.next().unwrap_or_default();
+    let mut message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    if message.ends_with(':') {
+        let listed: Vec<&str> = lines.take_while(|line| !line.is_empty()).collect();
+        message = format!("{} {}", message, listed.join(", "));
+    }
+    for kind in [ContextKind::SuggestedArg, ContextKind::SuggestedSubcommand] {
+        let similar = match error.get(kind) {
+            Some(ContextValue::String(one)) => vec![one.clone()],
+            Some(ContextValue::Strings(some)) => some.clone(),
+            _ => Vec::new(),
+        };
+        if !similar.is_empty() {
+            let quoted: Vec<String> = similar.iter().map(|s| format!("'{s}'")).collect();
+            message = format!("{message} (did you mean {}?)", one_of(&quoted));
+        }
+    }
+    format!("{message}; see --help")
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn one_of(values: &[String]) -> String {
+    match values.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
