@@ -18,12 +18,12 @@ use crate::board::rules::Variant;
 use crate::board::{Position, Square};
 use crate::drivers::batch::{self, Totals, Work};
 pub use crate::drivers::batch::{
-    BatchError as AnalyzeError, Shard, ShardError, PARALLEL_MAX_EMPTIES,
+    BatchError as AnalyzeError, Shard, ShardError, Unsolved, PARALLEL_MAX_EMPTIES,
 };
 use crate::engine::estimate::{EstimateError, Estimator};
 use crate::notation::{open_path, ParseError, Parsed, Source};
 use crate::search::{
-    Bounds, Exactness, Limits, MoveScore, ProgressFn, SolveError, Solver, StopHandle, Stopped,
+    Bounds, Exactness, Limits, MoveScore, ProgressFn, SolveError, Solver, StopHandle,
     TooManyEmpties,
 };
 
@@ -254,14 +254,14 @@ pub fn count_positions(paths: &[PathBuf], shard: Shard) -> Option<usize> {
 }
 
 /// Analyses one position with `solver` (whose options must carry `options.wld`, and whose
-/// limits, if any, make a position that reaches them come back unfinished). `Err` only when a
-/// stop was requested.
+/// limits, if any, make a position that reaches them come back unfinished). `Err` when a stop
+/// was requested, or when a solver without `force` refuses the position as too deep.
 pub fn analyze_position(
     solver: &mut Solver,
     parsed: &Parsed,
     index: usize,
     options: &AnalyzeOptions,
-) -> Result<Analysis, Stopped> {
+) -> Result<Analysis, Unsolved> {
     if let Some(depth) = options.depth {
         return estimate_position(solver, parsed, index, depth, options);
     }
@@ -304,10 +304,8 @@ pub fn analyze_position(
                 analysis.check = check(parsed, &analysis, options);
             }
         }
-        Err(error) if error.is_interrupted() => return Err(Stopped),
-        Err(SolveError::Refused(refused)) => {
-            unreachable!("the driver's solvers are forced: {refused}")
-        }
+        Err(error) if error.is_interrupted() => return Err(Unsolved::Stopped),
+        Err(SolveError::Refused(refused)) => return Err(Unsolved::Refused(refused)),
         Err(SolveError::Unfinished(unfinished)) => {
             analysis.moves = unfinished.moves;
             analysis.best_score = unfinished.bounds.lower;
@@ -328,7 +326,7 @@ fn estimate_position(
     index: usize,
     depth: u32,
     options: &AnalyzeOptions,
-) -> Result<Analysis, Stopped> {
+) -> Result<Analysis, Unsolved> {
     let start = Instant::now();
     let position = parsed.position;
     let mut estimator = Estimator::new(ESTIMATE_HASH_MB.min(options.hash_mb.max(1)));
@@ -336,7 +334,7 @@ fn estimate_position(
     let estimated = match estimator.score_moves(&position, depth, options.best_only, Some(&handle))
     {
         Ok(estimated) => estimated,
-        Err(EstimateError::Stopped(stopped)) => return Err(stopped),
+        Err(EstimateError::Stopped(stopped)) => return Err(stopped.into()),
         Err(EstimateError::Rules) => {
             unreachable!("the command line refuses --depth under other rules or scoring")
         }
@@ -506,7 +504,7 @@ impl Work for PositionWork<'_> {
         solver: &mut Solver,
         parsed: &Parsed,
         index: usize,
-    ) -> Result<Analysis, Stopped> {
+    ) -> Result<Analysis, Unsolved> {
         analyze_position(solver, parsed, index, self.0)
     }
 
@@ -701,6 +699,28 @@ d3c5c6e3b5b7f2c3c7b6a6a7b3c8f6c4a8a2f3b8b4a3a4a5b2d7d6c1d8f5g6g3c2e1e2f4g2f1g5e7
         assert_eq!(&events[..3], ["resumed t:1", "bad t:2", "resumed t:3"]);
         assert_eq!(events[3], "t:4 +10");
         assert_eq!((summary.resumed, summary.positions), (2, 1));
+    }
+
+    #[test]
+    fn a_solver_without_force_refuses_a_deep_position_as_an_error() {
+        // The start position after one move: 59 empties, refused without a limit or force.
+        let parsed = parse_text("f5", Source::inline()).unwrap();
+        let mut solver = Solver::new(SolveOptions {
+            threads: 1,
+            hash_mb: 1,
+            ..SolveOptions::default()
+        })
+        .unwrap();
+        for best_only in [false, true] {
+            let options = AnalyzeOptions {
+                best_only,
+                ..AnalyzeOptions::default()
+            };
+            match analyze_position(&mut solver, &parsed, 0, &options) {
+                Err(Unsolved::Refused(refused)) => assert_eq!(refused.empties, 59),
+                other => panic!("expected a refusal, got {other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -164,7 +164,24 @@ pub trait Work: Sync {
         solver: &mut Solver,
         item: &Self::Item,
         index: usize,
-    ) -> Result<Self::Output, Stopped>;
+    ) -> Result<Self::Output, Unsolved>;
+}
+
+/// Why [`Work::solve`] gave no output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unsolved {
+    /// A stop was requested: nothing from this item on is reported.
+    Stopped,
+    /// The solver refused the item as too deep to finish. The driver's own solvers are forced
+    /// (it refuses at read time, through [`Work::feasible`]), so under [`run`] this comes only
+    /// from a work that builds a solver of its own; the item is reported to [`Sink::refused`].
+    Refused(TooManyEmpties),
+}
+
+impl From<Stopped> for Unsolved {
+    fn from(_: Stopped) -> Unsolved {
+        Unsolved::Stopped
+    }
 }
 
 /// Receives the results of a run, always from the thread that called [`run`] and always in
@@ -354,8 +371,9 @@ enum Message<T, O, B> {
     Item(Result<T, B>),
     /// The input is exhausted.
     End,
-    /// A worker finished (or was stopped on) the job with this sequence number.
-    Solved(usize, Result<O, Stopped>),
+    /// A worker finished (or was stopped on, or refused) the job with this sequence number:
+    /// the item back, and what became of it.
+    Solved(usize, T, Result<O, Unsolved>),
 }
 
 /// The messages of a run of `W`.
@@ -372,6 +390,17 @@ enum Event<W: Work> {
     Done(W::Output),
     /// The item's search was stopped: nothing from here on is reported.
     Stopped,
+}
+
+impl<W: Work> Event<W> {
+    /// What [`Work::solve`] made of `item`.
+    fn solved(item: W::Item, result: Result<W::Output, Unsolved>) -> Event<W> {
+        match result {
+            Ok(output) => Event::Done(output),
+            Err(Unsolved::Stopped) => Event::Stopped,
+            Err(Unsolved::Refused(reason)) => Event::Refused(item, reason),
+        }
+    }
 }
 
 /// A counting semaphore bounding the items read but not yet reported.
@@ -448,7 +477,7 @@ fn worker<W: Work>(
             return;
         };
         let result = work.solve(solver, &item, index);
-        if tx.send(Message::Solved(seq, result)).is_err() {
+        if tx.send(Message::Solved(seq, item, result)).is_err() {
             return;
         }
     }
@@ -500,10 +529,8 @@ impl<W: Work> Run<'_, W> {
                         // using every thread runs alone.
                         let (seq, index, item) =
                             self.queue.pop_front().expect("the queue has a front");
-                        let event = match self.work.solve(big, &item, index) {
-                            Ok(output) => Event::Done(output),
-                            Err(Stopped) => Event::Stopped,
-                        };
+                        let result = self.work.solve(big, &item, index);
+                        let event = Event::solved(item, result);
                         self.ready.insert(seq, event);
                         self.emit()?;
                         // A stop that came during this solve ends the run here.
@@ -524,10 +551,9 @@ impl<W: Work> Run<'_, W> {
                 return Ok(());
             }
             match rx.recv_timeout(POLL) {
-                Ok(Message::Solved(seq, result)) => {
+                Ok(Message::Solved(seq, item, result)) => {
                     self.in_flight -= 1;
-                    let event = result.map_or(Event::Stopped, Event::Done);
-                    self.ready.insert(seq, event);
+                    self.ready.insert(seq, Event::solved(item, result));
                 }
                 Ok(Message::Item(item)) => self.take(item, big),
                 Ok(Message::End) => self.input_closed = true,
@@ -648,10 +674,10 @@ mod tests {
         fn empties(&self, item: &u32) -> u32 {
             *item
         }
-        fn solve(&self, solver: &mut Solver, item: &u32, index: usize) -> Result<usize, Stopped> {
+        fn solve(&self, solver: &mut Solver, item: &u32, index: usize) -> Result<usize, Unsolved> {
             if *item > PARALLEL_MAX_EMPTIES {
                 solver.stop_handle().stop();
-                return Err(Stopped);
+                return Err(Unsolved::Stopped);
             }
             // Long enough for the driver to see the end of the input meanwhile.
             thread::sleep(Duration::from_millis(200));

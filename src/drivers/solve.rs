@@ -11,12 +11,12 @@ use std::convert::Infallible;
 use std::io;
 use std::ops::ControlFlow;
 
-use super::batch::{self, BatchError, Options, Totals, Work};
+use super::batch::{self, BatchError, Options, Totals, Unsolved, Work};
 use crate::board::Position;
 use crate::drivers::analyze::ESTIMATE_HASH_MB;
 use crate::engine::estimate::{EstimateError, Estimator};
 use crate::notation::{ParseError, Parsed};
-use crate::search::{Solution, SolveError, Solver, StopHandle, Stopped, TooManyEmpties};
+use crate::search::{Solution, SolveError, Solver, StopHandle, TooManyEmpties};
 
 /// Receives what [`solve_each`] makes of each input item, in input order. An error from any
 /// method ends the run with it.
@@ -297,9 +297,9 @@ impl Work for Solving {
         solver: &mut Solver,
         &(index, position): &(usize, Position),
         _: usize,
-    ) -> Result<Solved, Stopped> {
+    ) -> Result<Solved, Unsolved> {
         match solver.solve(&position) {
-            Err(error) if error.is_interrupted() => Err(Stopped),
+            Err(error) if error.is_interrupted() => Err(Unsolved::Stopped),
             result => Ok(Solved { index, result }),
         }
     }

@@ -13,10 +13,8 @@ use std::time::{Duration, Instant};
 
 use super::game::{discs, Game, GameError, Reached};
 use crate::board::{Color, Position, Square};
-use crate::drivers::batch::{self, BatchError, Totals, Work};
-use crate::search::{
-    Solution, SolveError, Solver, StopHandle, StopReason, Stopped, TooManyEmpties,
-};
+use crate::drivers::batch::{self, BatchError, Totals, Unsolved, Work};
+use crate::search::{Solution, SolveError, Solver, StopHandle, StopReason, TooManyEmpties};
 use crate::units::per_second;
 
 /// What to compute and how.
@@ -185,7 +183,7 @@ pub fn analyze_game(
     game: &Game,
     index: usize,
     options: &GamesOptions,
-) -> Result<GameAnalysis, Stopped> {
+) -> Result<GameAnalysis, Unsolved> {
     let start = Instant::now();
     let mut analysis = GameAnalysis {
         index,
@@ -201,7 +199,8 @@ pub fn analyze_game(
     };
     match fill(solver, game, options, &mut analysis) {
         Ok(()) => {}
-        Err(Halt::Stopped) => return Err(Stopped),
+        Err(Halt::Stopped) => return Err(Unsolved::Stopped),
+        Err(Halt::Refused(refused)) => return Err(Unsolved::Refused(refused)),
         Err(Halt::Limit(unfinished)) => {
             analysis.exact = None;
             analysis.moves.clear();
@@ -219,6 +218,9 @@ enum Halt {
     Stopped,
     /// A search reached a limit of the run.
     Limit(GameUnfinished),
+    /// The solver refused a position as too deep (one without `force`: the batch driver's are
+    /// forced, it refuses a game at read time instead).
+    Refused(TooManyEmpties),
 }
 
 /// The work of [`analyze_game`], into `analysis`.
@@ -231,9 +233,7 @@ fn fill(
     let mut solve = |analysis: &mut GameAnalysis, position: &Position| {
         let solution = match solver.solve(position) {
             Ok(solution) => solution,
-            Err(SolveError::Refused(refused)) => {
-                unreachable!("the driver's solvers are forced: {refused}")
-            }
+            Err(SolveError::Refused(refused)) => return Err(Halt::Refused(refused)),
             Err(SolveError::Unfinished(unfinished)) => {
                 analysis.nodes += unfinished.nodes;
                 return Err(match unfinished.bounds.reason {
@@ -571,7 +571,7 @@ impl Work for GameWork {
         solver: &mut Solver,
         game: &Game,
         index: usize,
-    ) -> Result<GameAnalysis, Stopped> {
+    ) -> Result<GameAnalysis, Unsolved> {
         analyze_game(solver, game, index, &self.0)
     }
 }
