@@ -1,13 +1,16 @@
 //! The allocator of the `osolve` binary ([`HugePageAlloc`]): the system allocator, with large
-//! blocks aligned to 2 MiB and advised for transparent huge pages. Nothing here knows the
+//! blocks mapped from the kernel directly (on Linux), aligned to 2 MiB and advised for
+//! transparent huge pages; a zeroed one is left untouched, so that its memory is taken only
+//! where it is used (the transposition table of a large `--hash-mb`). Nothing here knows the
 //! game; the binary installs it (`main.rs`), the library and the tests use the system
 //! allocator. One of the few modules allowed `unsafe` (an allocator is an unsafe trait), each
 //! block with a SAFETY comment.
 #![allow(unsafe_code)]
 
 /// The allocator of the `osolve` binary: the system allocator, except that a block of at least
-/// [`HUGE_MIN`] bytes (the transposition tables, the evaluation's weights) is aligned to 2 MiB
-/// and advised to the kernel as wanting transparent huge pages. The search's table probes land
+/// [`HUGE_MIN`] bytes (the transposition tables, the evaluation's weights) is a mapping of its
+/// own (on Linux; elsewhere the system's), aligned to 2 MiB and advised to the kernel as
+/// wanting transparent huge pages. The search's table probes land
 /// at random addresses in hundreds of MiB; with 4 KiB pages nearly each one also misses the
 /// TLB. Its portable twin is `std::alloc::System` itself (which every other build and the
 /// tests use); the tests compare what the two allocate.
@@ -36,44 +39,105 @@ impl HugePageAlloc {
 extern "C" {
     fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: std::ffi::c_int)
         -> std::ffi::c_int;
+    fn mmap(
+        addr: *mut std::ffi::c_void,
+        len: usize,
+        prot: std::ffi::c_int,
+        flags: std::ffi::c_int,
+        fd: std::ffi::c_int,
+        offset: i64,
+    ) -> *mut std::ffi::c_void;
+    fn munmap(addr: *mut std::ffi::c_void, len: usize) -> std::ffi::c_int;
 }
 
 /// Advises the kernel that `len` bytes at `ptr` (huge-page aligned) want huge pages. Only a
 /// hint: where the kernel has none, or has them switched off, nothing changes.
+#[cfg(target_os = "linux")]
 #[inline]
 fn advise_huge(ptr: *mut u8, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        /// `MADV_HUGEPAGE` of Linux (the same on every architecture).
-        const MADV_HUGEPAGE: std::ffi::c_int = 14;
-        // SAFETY: `ptr..ptr + len` is one block the system allocator just returned to us, so
-        // the range is mapped and ours; `madvise` with this advice only changes how the kernel
-        // backs the pages, never their contents, and its result (an error where huge pages are
-        // unsupported) is deliberately ignored.
-        unsafe {
-            madvise(ptr.cast(), len, MADV_HUGEPAGE);
-        }
+    /// `MADV_HUGEPAGE` of Linux (the same on every architecture).
+    const MADV_HUGEPAGE: std::ffi::c_int = 14;
+    // SAFETY: `ptr..ptr + len` is one mapping we just made, so the range is mapped and ours;
+    // `madvise` with this advice only changes how the kernel backs the pages, never their
+    // contents, and its result (an error where huge pages are unsupported) is deliberately
+    // ignored.
+    unsafe {
+        madvise(ptr.cast(), len, MADV_HUGEPAGE);
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (ptr, len);
 }
 
-// SAFETY: every block is allocated and freed by `System` with the same layout
-// (`system_layout` is a pure function of the caller's layout, which `GlobalAlloc` guarantees is
-// the same at `dealloc` as at `alloc`); that layout is at least as large and as aligned as the
-// caller's, so the block satisfies the caller's layout.
+/// A fresh anonymous mapping of `size` bytes (a multiple of [`HUGE_PAGE`]) aligned to a huge
+/// page, advised for huge pages; null when the kernel refuses. Its pages are zero and untouched:
+/// the kernel gives each on its first touch.
+#[cfg(target_os = "linux")]
+fn map_huge(size: usize) -> *mut u8 {
+    const PROT_READ: std::ffi::c_int = 1;
+    const PROT_WRITE: std::ffi::c_int = 2;
+    const MAP_PRIVATE: std::ffi::c_int = 2;
+    #[cfg(not(any(target_arch = "mips", target_arch = "mips64")))]
+    const MAP_ANONYMOUS: std::ffi::c_int = 0x20;
+    #[cfg(any(target_arch = "mips", target_arch = "mips64"))]
+    const MAP_ANONYMOUS: std::ffi::c_int = 0x800;
+    let Some(len) = size.checked_add(HUGE_PAGE) else {
+        return std::ptr::null_mut();
+    };
+    // SAFETY: a new private anonymous mapping: it aliases nothing.
+    let raw = unsafe {
+        mmap(
+            std::ptr::null_mut(),
+            len,
+            PROT_READ | PROT_WRITE,
+            MAP_PRIVATE | MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if raw as isize == -1 || raw.is_null() {
+        return std::ptr::null_mut();
+    }
+    let start = raw as usize;
+    let aligned = start.next_multiple_of(HUGE_PAGE);
+    let head = aligned - start;
+    let tail = len - head - size;
+    // SAFETY: the head and the tail are the parts of our mapping outside the aligned block,
+    // never handed out.
+    unsafe {
+        if head > 0 {
+            munmap(raw, head);
+        }
+        if tail > 0 {
+            munmap((aligned + size) as *mut std::ffi::c_void, tail);
+        }
+    }
+    let ptr = aligned as *mut u8;
+    advise_huge(ptr, size);
+    ptr
+}
+
+// SAFETY: a small block is allocated and freed by `System` with the caller's layout; a large
+// one (see `system_layout`, a pure function of the caller's layout, which `GlobalAlloc`
+// guarantees is the same at `dealloc` as at `alloc`) is a mapping of `system_layout`'s size,
+// huge-page aligned, unmapped with that size (or, off Linux, `System`'s with that layout). Either
+// is at least as large and as aligned as the caller's layout asks.
 unsafe impl std::alloc::GlobalAlloc for HugePageAlloc {
     #[inline]
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
         let Some(system) = HugePageAlloc::system_layout(layout) else {
             return std::ptr::null_mut();
         };
-        // SAFETY: `system` has a non-zero size (at least the caller's, which is non-zero).
-        let ptr = unsafe { std::alloc::System.alloc(system) };
-        if !ptr.is_null() && layout.size() >= HUGE_MIN {
-            advise_huge(ptr, system.size());
+        if layout.size() < HUGE_MIN {
+            // SAFETY: the caller's layout (non-zero size), passed on unchanged.
+            return unsafe { std::alloc::System.alloc(layout) };
         }
-        ptr
+        #[cfg(target_os = "linux")]
+        {
+            map_huge(system.size())
+        }
+        #[cfg(not(target_os = "linux"))]
+        // SAFETY: `system` has a non-zero size (at least the caller's, which is non-zero).
+        unsafe {
+            std::alloc::System.alloc(system)
+        }
     }
 
     #[inline]
@@ -82,9 +146,11 @@ unsafe impl std::alloc::GlobalAlloc for HugePageAlloc {
             // SAFETY: the caller's layout, passed on unchanged.
             return unsafe { std::alloc::System.alloc_zeroed(layout) };
         }
-        // SAFETY: as in `alloc`. The zeroing comes after the advice, so that the pages it
-        // touches first are already huge ones.
+        // SAFETY: as in `alloc`.
         let ptr = unsafe { self.alloc(layout) };
+        // A fresh mapping is zero already (and left untouched, so that its memory is taken only
+        // where it is used); elsewhere the block is zeroed here.
+        #[cfg(not(target_os = "linux"))]
         if !ptr.is_null() {
             // SAFETY: `ptr` is a fresh block of at least `layout.size()` bytes.
             unsafe { std::ptr::write_bytes(ptr, 0, layout.size()) };
@@ -116,10 +182,22 @@ unsafe impl std::alloc::GlobalAlloc for HugePageAlloc {
 
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        if layout.size() < HUGE_MIN {
+            // SAFETY: a small block is `System`'s with the caller's layout.
+            return unsafe { std::alloc::System.dealloc(ptr, layout) };
+        }
         // `system_layout` succeeded for this layout when the block was allocated.
         if let Some(system) = HugePageAlloc::system_layout(layout) {
-            // SAFETY: `ptr` came from `System` with exactly this layout (see the impl's comment).
-            unsafe { std::alloc::System.dealloc(ptr, system) }
+            // SAFETY: `ptr` is our mapping of exactly `system.size()` bytes.
+            #[cfg(target_os = "linux")]
+            unsafe {
+                munmap(ptr.cast(), system.size());
+            }
+            // SAFETY: `ptr` came from `System` with exactly this layout.
+            #[cfg(not(target_os = "linux"))]
+            unsafe {
+                std::alloc::System.dealloc(ptr, system)
+            }
         }
     }
 }
@@ -218,6 +296,40 @@ mod tests {
                 size = new_size;
             }
             HugePageAlloc.dealloc(ptr, Layout::from_size_align(size, 8).unwrap());
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    extern "C" {
+        fn mincore(addr: *mut std::ffi::c_void, len: usize, vec: *mut u8) -> std::ffi::c_int;
+    }
+
+    /// How many of the 4 KiB pages of `len` bytes at `ptr` (page aligned) are resident.
+    #[cfg(target_os = "linux")]
+    fn resident_pages(ptr: *mut u8, len: usize) -> usize {
+        let mut pages = vec![0u8; len.div_ceil(4096)];
+        // SAFETY: `ptr..ptr + len` is one mapped block of ours; `pages` has a byte per page.
+        let result = unsafe { mincore(ptr.cast(), len, pages.as_mut_ptr()) };
+        assert_eq!(result, 0);
+        pages.iter().filter(|&&p| p & 1 != 0).count()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn zeroed_large_blocks_take_memory_only_where_touched() {
+        let size = 32 << 20;
+        let layout = Layout::from_size_align(size, 8).unwrap();
+        // SAFETY: a non-zero size; the block is read and written within its size, then freed
+        // with the layout it was made with.
+        unsafe {
+            let block = HugePageAlloc.alloc_zeroed(layout);
+            assert!(!block.is_null());
+            assert_eq!(resident_pages(block, size), 0, "zeroed means untouched");
+            *block.add(size - 1) = 1;
+            let touched = resident_pages(block, size);
+            assert!((1..=HUGE_PAGE / 4096).contains(&touched), "{touched}");
+            assert_eq!(*block.add(size / 2), 0);
+            HugePageAlloc.dealloc(block, layout);
         }
     }
 

@@ -1,18 +1,17 @@
 //! The transposition table: bounds on exact scores of boards already searched, shared by all
-//! threads. Built on a `DashMap` keyed by bucket number, so its size is fixed up front: a board
-//! maps to one of `buckets` slots, each holding two entries (one kept by depth, one always
-//! replaced). The map is used through its shards: the key is made from the board hash so that
-//! it needs no second hash and each bucket sits in a known slot (one lookup, and a prefetch
-//! before it). The full board is stored and compared, so a hash collision can never return a
-//! bound that belongs to another board. Below `TT_MIN` empties a lock-free near table is used.
+//! threads. A fixed number of buckets in shards, each shard one block behind its own lock: a
+//! board maps to one bucket (the shard from the top bits of its hash, the bucket from the low
+//! ones), which holds two entries (one kept by depth, one always replaced). The full board is
+//! stored and compared, so a hash collision can never return a bound that belongs to another
+//! board. Below `TT_MIN` empties a lock-free near table is used.
 //!
 //! A search uses only the part of the deep table its size needs ([`TranspositionTable::fit`]):
-//! the kernel gives memory on first touch, one (huge) page at a time, so a small search spread
+//! the blocks are allocated zeroed (an all-zero bucket is empty), which the kernel gives as
+//! untouched memory, and it gives a page only on its first touch, so a small search spread
 //! over a large table would pay for zeroing all of it.
 
 use crate::board::Board;
-use dashmap::{DashMap, SharedValue};
-use std::hash::{BuildHasherDefault, Hasher};
+use dashmap::RwLock;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What the table remembers about a board.
@@ -28,7 +27,7 @@ pub struct Entry {
     pub upper: i8,
     /// Best move found (square index), or `NO_MOVE`.
     pub best: u8,
-    /// Empty squares of the board (the work a bound saves grows with it).
+    /// Empty squares of the board (the work a bound saves grows with it); 0 in an empty slot.
     pub empties: u8,
     /// Search generation that wrote the entry: older generations are replaced first.
     pub generation: u8,
@@ -36,6 +35,40 @@ pub struct Entry {
     /// selective search that wrote them (its bounds are guesses: a search takes bounds only
     /// from entries at least as exact as itself, the move from any).
     pub cut: u8,
+}
+
+impl Entry {
+    /// The entry in three words: the discs, then the small fields a byte each.
+    #[inline(always)]
+    fn pack(&self) -> [u64; 3] {
+        let small = u64::from_le_bytes([
+            self.lower as u8,
+            self.upper as u8,
+            self.best,
+            self.empties,
+            self.generation,
+            self.cut,
+            0,
+            0,
+        ]);
+        [self.player, self.opponent, small]
+    }
+
+    /// The entry of [`Entry::pack`]'s three words.
+    #[inline(always)]
+    fn unpack(words: &[u64]) -> Entry {
+        let [lower, upper, best, empties, generation, cut, _, _] = words[2].to_le_bytes();
+        Entry {
+            player: words[0],
+            opponent: words[1],
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            empties,
+            generation,
+            cut,
+        }
+    }
 }
 
 /// The bounds a fail-soft search with window (`alpha`, `beta`) proved when it returned `score`:
@@ -59,61 +92,44 @@ pub const NO_MOVE: u8 = 64;
 
 type Bucket = [Entry; 2];
 
-/// One item of a shard's hash table: the bucket's key and its two entries.
-type Item = (u64, SharedValue<Bucket>);
+/// A bucket as stored: its two entries packed ([`Entry::pack`]); all zero when empty, so that
+/// a block of them can be allocated zeroed (untouched) rather than written.
+type Packed = [u64; 6];
 
-/// The map's keys are built from the board hash already (see [`TranspositionTable`]): the
-/// hasher hands them on unchanged.
-#[derive(Default)]
-pub struct IdentityHasher(u64);
-
-impl Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64` keys are ever hashed; any other input still gets a deterministic value.
-        for &b in bytes {
-            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+/// One shard: its buckets and how many of them hold an entry.
+struct Shard {
+    buckets: Box<[Packed]>,
+    used: usize,
 }
 
 /// A size-bounded transposition table.
 ///
-/// The `DashMap` is used through its shards: one board hash chooses the shard (its top bits)
-/// and the bucket inside the shard (its low 32 bits, scaled to the shard's number of buckets
-/// in use: the first `active` of them, see [`TranspositionTable::fit`]).
-/// A bucket's key is its number with the shard and a tag put where the map looks for them
-/// (hashbrown's slot from the low bits, its 7-bit tag from the top 7, dashmap's shard from the
-/// bits below those), so the identity hasher needs no second mix and every bucket lives in its
-/// own home slot: a lookup reads one group of control bytes and compares one key. Each shard's
-/// table is sized so that all its buckets fit without growing; its allocation therefore never
-/// moves, which is what lets [`TranspositionTable::prefetch`] compute a bucket's address.
+/// One board hash chooses the shard (its top bits) and the bucket inside the shard (its low 32
+/// bits, scaled to the shard's number of buckets in use: the first `active` of them, see
+/// [`TranspositionTable::fit`]). A shard's block never moves, which is what lets
+/// [`TranspositionTable::prefetch`] compute a bucket's address without its lock.
 pub struct TranspositionTable {
-    map: DashMap<u64, Bucket, BuildHasherDefault<IdentityHasher>>,
-    /// Address of each shard's control bytes (its items lie just below it): prefetch only.
-    ends: Box<[usize]>,
+    shards: Box<[RwLock<Shard>]>,
+    /// Address of each shard's first bucket: prefetch only.
+    starts: Box<[usize]>,
     /// log2 of the number of shards.
     shard_bits: u32,
     /// Buckets in each shard.
     per_shard: u64,
-    /// Buckets of each shard in use: the first ones, whose items lie together just below the
-    /// control bytes, so that the memory a search touches is what its size needs. Changed only
-    /// between searches ([`TranspositionTable::fit`], [`TranspositionTable::clear`]).
+    /// Buckets of each shard in use: the first ones, which lie together, so that the memory a
+    /// search touches is what its size needs. Changed only between searches
+    /// ([`TranspositionTable::fit`], [`TranspositionTable::clear`]); every entry lies below it.
     active: AtomicU64,
     /// `active` of an empty table: the whole table up to the size of the default one.
     floor: u64,
     generation: AtomicU8,
 }
 
-/// Bytes one bucket costs: the item and its control byte.
-const BYTES_PER_SLOT: usize = std::mem::size_of::<Item>() + 1;
+/// Bytes one bucket counted for when the table was a hash map (its item and control byte):
+/// the bucket counts of every size stay what they were, and so do the searches' node counts.
+const BYTES_PER_SLOT: usize = 57;
 
-/// Shards of the map unless the caller fits them to its threads. Few, so that each shard's
+/// Shards of the deep table unless the caller fits them to its threads. Few, so that each shard's
 /// table is a large block: the binary's allocator puts such blocks on huge pages, at the price
 /// of at most one partly used huge page per shard (FFO #40-#49, one thread, 256 MiB: 64 shards
 /// of 1.8 MiB, 48 MiB of huge pages in all; 4 shards, 148 MiB, about 5% faster).
@@ -138,19 +154,17 @@ pub const DEFAULT_MB: usize = 256;
 /// the part in use stays about twice what the search fills (16 times 1.8 M at 26 empties).
 pub const FIT_EMPTIES: u32 = 22;
 
-/// Slots (a power of two) and buckets of each shard of a deep table of `megabytes` MiB in
-/// `shards` shards.
-fn shard_size(megabytes: usize, shards: usize) -> (usize, usize) {
+/// Buckets of each shard of a deep table of `megabytes` MiB in `shards` shards: 7/8 of a power
+/// of two of [`BYTES_PER_SLOT`] (the hash map's load).
+fn shard_size(megabytes: usize, shards: usize) -> usize {
     let bytes = megabytes.saturating_mul(1 << 20).max(64 << 10);
-    // A shard's table has a power of two of slots and holds 7/8 of them: fill exactly that
-    // many buckets, so that it never grows (and never moves).
     let slots_fit = ((bytes / shards) / BYTES_PER_SLOT).clamp(16, 1 << 32);
     let slots = if slots_fit.is_power_of_two() {
         slots_fit
     } else {
         slots_fit.next_power_of_two() / 2
     };
-    (slots, slots / 8 * 7)
+    slots / 8 * 7
 }
 
 impl TranspositionTable {
@@ -163,31 +177,27 @@ impl TranspositionTable {
     /// more; other values are rounded to one). Its memory is taken as searches first use it.
     pub fn with_shards(megabytes: usize, shards: usize) -> TranspositionTable {
         let shards = shards.clamp(2, 1 << 12).next_power_of_two();
-        let (slots, per_shard) = shard_size(megabytes, shards);
+        let per_shard = shard_size(megabytes, shards);
         // An empty table is used up to the size of the default table's deep part (so that a
         // larger table changes nothing for small searches).
-        let floor = shard_size(Tables::deep_megabytes(DEFAULT_MB), shards)
-            .1
-            .min(per_shard);
-        let map = DashMap::with_capacity_and_hasher_and_shard_amount(
-            per_shard * shards,
-            BuildHasherDefault::<IdentityHasher>::default(),
-            shards,
-        );
-        let ends = map
-            .shards()
-            .iter()
-            .map(|shard| {
-                let table = shard.read();
-                debug_assert_eq!(table.buckets(), slots);
-                debug_assert_eq!(table.capacity(), per_shard);
-                table.data_end().as_ptr() as usize
+        let floor = shard_size(Tables::deep_megabytes(DEFAULT_MB), shards).min(per_shard);
+        let shards: Box<[RwLock<Shard>]> = (0..shards)
+            .map(|_| {
+                RwLock::new(Shard {
+                    // Zeroed, so allocated untouched: no page is taken before it is used.
+                    buckets: vec![[0u64; 6]; per_shard].into_boxed_slice(),
+                    used: 0,
+                })
             })
             .collect();
+        let starts = shards
+            .iter()
+            .map(|shard| shard.read().buckets.as_ptr() as usize)
+            .collect();
         TranspositionTable {
-            map,
-            ends,
-            shard_bits: shards.trailing_zeros(),
+            starts,
+            shard_bits: shards.len().trailing_zeros(),
+            shards,
             per_shard: per_shard as u64,
             active: AtomicU64::new(floor as u64),
             floor: floor as u64,
@@ -218,62 +228,45 @@ impl TranspositionTable {
         self.active.fetch_max(wanted, Ordering::Relaxed);
     }
 
-    /// Touches the memory of every bucket in use of an empty table (a shard holding entries
-    /// is left alone), so that the search that fills them does not pay for the pages.
+    /// Touches the memory of every bucket in use of an empty shard (a shard holding entries is
+    /// left alone), so that the search that fills them does not pay for the pages.
     pub fn touch(&self) {
-        let active = self.active.load(Ordering::Relaxed);
-        for (shard, lock) in self.map.shards().iter().enumerate() {
-            let mut table = lock.write();
-            if !table.is_empty() {
-                continue;
+        let active = self.active.load(Ordering::Relaxed) as usize;
+        for shard in self.shards.iter() {
+            let mut shard = shard.write();
+            if shard.used == 0 {
+                shard.buckets[..active].fill([0; 6]);
             }
-            for slot in 0..active {
-                let key = self.key(shard as u64, slot);
-                let item = (key, SharedValue::new(Bucket::default()));
-                let _ = table.try_insert_no_grow(key, item);
-            }
-            table.clear();
         }
     }
 
-    /// The map key of bucket `slot` of `shard`.
+    /// The shard and the bucket inside it of `hash`.
     #[inline(always)]
-    fn key(&self, shard: u64, slot: u64) -> u64 {
-        // hashbrown: slot from the low bits, tag from the top 7 (distinct for neighbouring
-        // slots); dashmap: shard from the bits just below the tag.
-        (slot & 0x7f) << 57 | shard << (57 - self.shard_bits) | slot
-    }
-
-    /// The shard, the slot inside it and the map key of the bucket of `hash`.
-    #[inline(always)]
-    fn locate(&self, hash: u64) -> (usize, u64, u64) {
+    fn locate(&self, hash: u64) -> (usize, usize) {
         let shard = hash >> (64 - self.shard_bits);
         let slot = ((hash as u32 as u64) * self.active.load(Ordering::Relaxed)) >> 32;
-        (shard as usize, slot, self.key(shard, slot))
+        (shard as usize, slot as usize)
     }
 
-    /// Starts loading the bucket of `hash` (its control byte and its item) into the cache.
+    /// Starts loading the bucket of `hash` into the cache.
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
-        let (shard, slot, _) = self.locate(hash);
-        let end = self.ends[shard];
-        let item = end.wrapping_sub((slot as usize + 1) * std::mem::size_of::<Item>());
-        crate::cpu::prefetch(end.wrapping_add(slot as usize) as *const u8);
-        crate::cpu::prefetch(item as *const u8);
-        crate::cpu::prefetch(item.wrapping_add(std::mem::size_of::<Item>() - 1) as *const u8);
+        let (shard, slot) = self.locate(hash);
+        let bucket = self.starts[shard].wrapping_add(slot * std::mem::size_of::<Packed>());
+        crate::cpu::prefetch(bucket as *const u8);
+        crate::cpu::prefetch(bucket.wrapping_add(std::mem::size_of::<Packed>() - 1) as *const u8);
     }
 
     /// The entry for `board`, if stored.
     #[inline(always)]
     pub fn probe(&self, board: &Board, hash: u64) -> Option<Entry> {
-        let (shard, _, key) = self.locate(hash);
-        let table = self.map.shards()[shard].read();
-        let (_, bucket) = table.get(key, |item| item.0 == key)?;
+        let (shard, slot) = self.locate(hash);
+        let shard = self.shards[shard].read();
+        let bucket = &shard.buckets[slot];
         bucket
-            .get()
-            .iter()
-            .find(|e| e.player == board.player && e.opponent == board.opponent && e.empties != 0)
-            .copied()
+            .chunks_exact(3)
+            .find(|w| w[0] == board.player && w[1] == board.opponent && (w[2] >> 24) & 0xff != 0)
+            .map(Entry::unpack)
     }
 
     /// Records the result of a search of `board` with window (`alpha`, `beta`) that returned
@@ -302,17 +295,16 @@ impl TranspositionTable {
             generation,
             cut,
         };
-        let (shard, _, key) = self.locate(hash);
-        let mut table = self.map.shards()[shard].write();
-        match table.get_mut(key, |item| item.0 == key) {
-            Some((_, bucket)) => merge(bucket.get_mut(), fresh),
-            None => {
-                let mut bucket = Bucket::default();
-                merge(&mut bucket, fresh);
-                // Every bucket of the shard fits in its table: this never grows it (and if it
-                // would, the result is dropped rather than the table grown).
-                let _ = table.try_insert_no_grow(key, (key, SharedValue::new(bucket)));
-            }
+        let (shard, slot) = self.locate(hash);
+        let mut shard = self.shards[shard].write();
+        let packed = &mut shard.buckets[slot];
+        let was_empty = *packed == [0; 6];
+        let mut bucket = [Entry::unpack(&packed[..3]), Entry::unpack(&packed[3..])];
+        merge(&mut bucket, fresh);
+        packed[..3].copy_from_slice(&bucket[0].pack());
+        packed[3..].copy_from_slice(&bucket[1].pack());
+        if was_empty {
+            shard.used += 1;
         }
     }
 
@@ -326,23 +318,28 @@ impl TranspositionTable {
         self.generation.store(g, Ordering::Relaxed);
     }
 
-    /// Forgets everything (keeps the allocation; an empty shard is not touched) and uses only
-    /// the default table's size again until [`Self::fit`].
+    /// Forgets everything (keeps the allocation; only the part in use of a shard that holds
+    /// entries is written) and uses only the default table's size again until [`Self::fit`].
     pub fn clear(&self) {
-        for shard in self.map.shards() {
-            shard.write().clear();
+        let active = self.active.load(Ordering::Relaxed) as usize;
+        for shard in self.shards.iter() {
+            let mut shard = shard.write();
+            if shard.used != 0 {
+                shard.buckets[..active].fill([0; 6]);
+                shard.used = 0;
+            }
         }
         self.active.store(self.floor, Ordering::Relaxed);
     }
 
     /// Number of buckets in use.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.shards.iter().map(|shard| shard.read().used).sum()
     }
 
     /// True when nothing is stored.
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.len() == 0
     }
 }
 
@@ -384,7 +381,7 @@ fn merge(bucket: &mut Bucket, fresh: Entry) {
 
 /// The near table: lock-free, always-replace, for the deep nodes just above the last empties
 /// (below `TT_MIN` empties; the last empties use no table), where a
-/// `DashMap` lock per node would cost more than it saves. Each slot is three atomics written
+/// shard lock per node would cost more than it saves. Each slot is three atomics written
 /// with the data folded into both key words, so a slot torn by two threads writing at once
 /// fails verification and reads as a miss instead of as a wrong bound.
 pub struct NearTable {
@@ -450,7 +447,7 @@ impl NearTable {
 /// 48 MiB, 85.12 M; 8 MiB, 86.70 M. FFO #45-#46: 24 MiB, 235.66 M; 48 MiB, 234.40 M.)
 const NEAR_MAX: usize = 64 << 20;
 
-/// Both tables of a solver: the bounded `DashMap` for deep nodes and the lock-free one below it.
+/// Both tables of a solver: the sharded, locked table for deep nodes and the lock-free one below it.
 pub struct Tables {
     /// Nodes with at least `TT_MIN` empties.
     pub deep: TranspositionTable,
@@ -543,7 +540,6 @@ mod tests {
     #[test]
     fn size_stays_bounded() {
         let tt = TranspositionTable::new(1);
-        let capacity = tt.map.capacity();
         let mut rng = crate::board::random::Rng(4);
         for _ in 0..200_000 {
             let (p, o) = rng.board();
@@ -554,16 +550,14 @@ mod tests {
             tt.store(&b, b.hash(), 20, 0, 1, 5, 3, EXACT);
         }
         assert!(tt.len() as u64 <= tt.buckets());
-        assert_eq!(tt.map.capacity(), capacity, "the map must never grow");
+        assert!(tt.len() as u64 > tt.buckets() / 2);
     }
 
     #[test]
-    fn every_bucket_has_its_own_home_slot() {
-        // Each bucket's key lands in the slot its number names, so a table holding every
-        // bucket is exactly full, never grew, and a prefetch address is the item's address.
+    fn every_bucket_has_its_own_slot() {
+        // Each hash lands in the bucket its bits name, so storing one board per bucket fills
+        // the table exactly, and a prefetch address is the bucket's address.
         let tt = TranspositionTable::with_shards(1, 4);
-        let capacity = tt.map.capacity();
-        assert_eq!(capacity as u64, tt.buckets());
         let per_shard = tt.per_shard;
         let b = Board::start();
         for shard in 0..4u64 {
@@ -571,24 +565,43 @@ mod tests {
                 // The hash whose low 32 bits scale to `slot` (rounded up) in shard `shard`.
                 let low = (slot << 32).div_ceil(per_shard);
                 let hash = shard << 62 | low;
-                assert_eq!(tt.locate(hash).0 as u64, shard);
-                assert_eq!(tt.locate(hash).1, slot);
+                assert_eq!(tt.locate(hash), (shard as usize, slot as usize));
                 tt.store(&b, hash, 20, 0, 1, 5, 3, EXACT);
+                assert!(tt.probe(&b, hash).is_some());
             }
         }
         assert_eq!(tt.len() as u64, tt.buckets());
-        assert_eq!(tt.map.capacity(), capacity, "the map must never grow");
         for hash in [0u64, 1 << 62 | 12345, u64::MAX] {
-            let (shard, slot, key) = tt.locate(hash);
-            let table = tt.map.shards()[shard].read();
-            let item = table.get(key, |item| item.0 == key).unwrap();
-            let computed = tt.ends[shard] - (slot as usize + 1) * std::mem::size_of::<Item>();
-            assert_eq!(item as *const Item as usize, computed);
+            let (shard, slot) = tt.locate(hash);
+            let bucket = &tt.shards[shard].read().buckets[slot] as *const Packed as usize;
+            assert_eq!(
+                bucket,
+                tt.starts[shard] + slot * std::mem::size_of::<Packed>()
+            );
         }
         tt.clear();
         assert!(tt.is_empty());
         assert!(tt.probe(&b, 0).is_none());
-        assert_eq!(tt.map.capacity(), capacity, "clearing keeps the allocation");
+        assert!(tt
+            .shards
+            .iter()
+            .all(|s| s.read().buckets.iter().all(|&p| p == [0; 6])));
+    }
+
+    #[test]
+    fn entries_pack_into_three_words_and_back() {
+        let e = Entry {
+            player: 0x0102_0304_0506_0708,
+            opponent: u64::MAX - 5,
+            lower: -64,
+            upper: 37,
+            best: NO_MOVE,
+            empties: 60,
+            generation: 255,
+            cut: EXACT,
+        };
+        assert_eq!(Entry::unpack(&e.pack()), e);
+        assert_eq!(Entry::default().pack(), [0; 3]);
     }
 
     #[test]
@@ -612,7 +625,7 @@ mod tests {
                 })
                 .collect();
             for b in &boards {
-                assert!(tt.locate(b.hash()).1 < active);
+                assert!(tt.locate(b.hash()).1 < active as usize);
                 tt.store(b, b.hash(), empties, 0, 1, 5, 3, EXACT);
             }
             let found = boards.iter().filter(|b| tt.probe(b, b.hash()).is_some());
@@ -649,25 +662,20 @@ mod tests {
         let counts: Vec<usize> = [0, 1, 2, 3, 4, 8, 100].map(shards_for).to_vec();
         assert_eq!(counts, [16, 16, 16, 32, 32, 64, 1024]);
         let tables = Tables::for_threads(16, 4);
-        assert_eq!(tables.deep.map.shards().len(), 32);
+        assert_eq!(tables.deep.shards.len(), 32);
     }
 
     #[test]
     fn shards_and_buckets_come_from_separate_bits() {
         let tt = TranspositionTable::with_shards(4, 16);
-        assert_eq!(tt.map.shards().len(), 16);
+        assert_eq!(tt.shards.len(), 16);
         // Same low bits, different top bits: same slot, different shards.
-        let (s1, b1, k1) = tt.locate(0x1000_0000_DEAD_BEEF);
-        let (s2, b2, k2) = tt.locate(0xF000_0000_DEAD_BEEF);
+        let (s1, b1) = tt.locate(0x1000_0000_DEAD_BEEF);
+        let (s2, b2) = tt.locate(0xF000_0000_DEAD_BEEF);
         assert_eq!((s1, s2, b1), (1, 15, b2));
-        assert_ne!(k1, k2);
-        // The key is where dashmap and hashbrown look for shard, slot and tag.
-        assert_eq!(tt.map.determine_shard(k2 as usize), 15);
-        assert_eq!(k2 >> 57, b2 & 0x7f);
-        assert_eq!(k2 & (tt.map.shards()[0].read().buckets() as u64 - 1), b2);
         // Shard counts are rounded to a power of two of at least 2.
-        assert_eq!(TranspositionTable::with_shards(1, 3).map.shards().len(), 4);
-        assert_eq!(TranspositionTable::with_shards(1, 1).map.shards().len(), 2);
+        assert_eq!(TranspositionTable::with_shards(1, 3).shards.len(), 4);
+        assert_eq!(TranspositionTable::with_shards(1, 1).shards.len(), 2);
     }
 
     #[test]
