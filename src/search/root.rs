@@ -10,7 +10,9 @@ use super::limit::{Budget, Limits};
 use super::node::{Cancel, Move, Search, Selectivity};
 use super::progress::{Progress, Reporter, Stage, Turn};
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
-use super::thresholds::{ASPIRATION_MIN, SELECTIVE_MARGINS, SELECTIVE_MIN};
+use super::thresholds::{
+    ASPIRATION_MIN, NEAR_END_GUESS, SELECTIVE_MARGINS, SELECTIVE_MARGINS_NEAR_END, SELECTIVE_MIN,
+};
 use super::tt::Tables;
 use crate::board::rules::GameRules;
 use crate::board::{Board, Square};
@@ -208,11 +210,17 @@ impl Attempt<'_> {
             nodes: self.limits.nodes.map(|n| n / 4),
         };
         let cancel = Cancel::limited(&self.cancel, Budget::new(&share, Instant::now()));
-        for (pass, &margin) in SELECTIVE_MARGINS.iter().enumerate() {
+        // A guess near either end of the range adds the wider passes: the exact search needs
+        // the table's moves of the (nearly) winning lines, which the narrow margins miss there.
+        let mut margins = SELECTIVE_MARGINS;
+        let mut pass = 0;
+        while pass < margins.len() {
+            let margin = margins[pass];
+            let passes = margins.len();
             self.report(|event, _| {
                 event.stage = Stage::Selective {
                     pass: pass + 1,
-                    passes: SELECTIVE_MARGINS.len(),
+                    passes,
                     margin,
                 }
             });
@@ -242,6 +250,10 @@ impl Attempt<'_> {
                 None if self.cancel.is_cancelled() => return None,
                 // Their share is spent: the exact search goes on without a better guess.
                 None => return Some(0),
+            }
+            pass += 1;
+            if pass == SELECTIVE_MARGINS.len() && guess.abs() >= NEAR_END_GUESS {
+                margins = SELECTIVE_MARGINS_NEAR_END;
             }
         }
         Some(guess)

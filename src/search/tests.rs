@@ -517,3 +517,46 @@ fn reversi_last_empties_agree_with_the_literal_rules_under_every_supply_and_wind
     }
     assert!(checked > 3000, "{checked} searches");
 }
+
+#[test]
+fn a_guess_near_the_end_adds_the_wide_passes_and_stays_exact() {
+    // FFO #79 (a +64 wipe-out) after the first 14 moves of its principal variation: 20
+    // empties, black to move. The narrow passes guess near +64, so the wide ones follow (four
+    // passes in all); the score is the plain exact search's, whatever the passes guessed.
+    let mut position = crate::notation::parse_position(
+        "--------------X-----O-XX---OOOX-OOOOXOXX--OOOOOO--O-OO-O----OO-- X",
+    )
+    .unwrap()
+    .position;
+    for mv in "d7 d8 h8 h4 g7 h2 g8 g1 h1 -- f1 -- f2 -- f3 -- c8 -- d2 e2".split(' ') {
+        position = if mv == "--" {
+            position.pass()
+        } else {
+            position.play(mv.parse().unwrap()).unwrap()
+        };
+    }
+    assert!(position.board.empties() >= SELECTIVE_MIN);
+    let plain = tt::Tables::new(8);
+    let stop = Cancel::root();
+    let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(position.board, -64, 64);
+    let passes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = passes.clone();
+    let mut solver = Solver::new(SolveOptions {
+        threads: 1,
+        hash_mb: 8,
+        wld: false,
+        force: false,
+        progress: Some(ProgressFn::new(move |event: &Progress| {
+            if let Stage::Selective { passes, .. } = event.stage {
+                seen.fetch_max(passes, std::sync::atomic::Ordering::Relaxed);
+            }
+        })),
+    })
+    .unwrap();
+    let solution = solver.solve(&position).unwrap();
+    assert_eq!(solution.score, exact, "{position:?}");
+    assert_eq!(
+        passes.load(std::sync::atomic::Ordering::Relaxed),
+        thresholds::SELECTIVE_MARGINS_NEAR_END.len()
+    );
+}

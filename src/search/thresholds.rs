@@ -23,6 +23,22 @@ pub const SELECTIVE_MIN: u32 = 18;
 /// 16, 574 M. With ProbCut from 12 empties and 2-ply tests below 22: 8 then 12, 467 M;
 /// 4/8/12, 463 M.)
 pub const SELECTIVE_MARGINS: &[i32] = &[8, 12];
+/// When the passes of [`SELECTIVE_MARGINS`] guess a score at least this far from a draw (in
+/// discs), the passes go on with [`SELECTIVE_MARGINS_NEAR_END`]: near the end of the range the
+/// evaluation is least accurate, the narrow margins cut the winning lines, and the exact
+/// search then spends its nodes refuting wrong moves. FFO #79 (36 empties, +64), one thread:
+/// the passes 8, 12 guess +54 and the exact null window (63, 64) alone does not finish in
+/// 1.5 G nodes; after passes 8, 12, 16, 20 (+54, +54, +56, +64: 3.0 M, 31.2 M, 37.8 M,
+/// 315.2 M nodes) the same window takes 0.25 M. FFO #40-#49 guess within 40: unchanged.
+pub const NEAR_END_GUESS: i32 = 48;
+/// The margins of the selective passes after a guess beyond [`NEAR_END_GUESS`]: the first two
+/// are [`SELECTIVE_MARGINS`]'s, already searched.
+pub const SELECTIVE_MARGINS_NEAR_END: &[i32] = &[8, 12, 16, 20];
+const _: () = assert!(
+    SELECTIVE_MARGINS.len() == 2
+        && SELECTIVE_MARGINS_NEAR_END[0] == SELECTIVE_MARGINS[0]
+        && SELECTIVE_MARGINS_NEAR_END[1] == SELECTIVE_MARGINS[1]
+);
 
 // What the drivers may solve without a limit (`Solver::check_feasible`).
 
