@@ -251,6 +251,24 @@ impl GameState {
         }
     }
 
+    /// True when the Othello rules decide every line from here up to the first pass at an
+    /// odd number of empty squares: the opening is over and the supplies are balanced, the side
+    /// to move holding `ceil(E/2)` of the `E` discs left (so the other `floor(E/2)`). Then:
+    /// (1) the mover holds a disc whenever a square is empty (`ceil(E/2) >= 1`), so its moves
+    /// are Othello's, and it passes exactly when Othello's rules make it pass; (2) after a move
+    /// the state is balanced again (the new mover holds `floor(E/2) = ceil((E-1)/2)`); (3) so is
+    /// it after a pass at an even `E` (`E/2` each). Only a pass at an odd `E` leaves the new
+    /// mover one disc short (`floor(E/2) = ceil(E/2) - 1`); from there on the supplies may bind.
+    /// Supplies derived from a board (no pass so far) are balanced. Under Othello rules, true.
+    #[inline(always)]
+    pub fn is_balanced(&self) -> bool {
+        if self.rules != Rules::Reversi {
+            return true;
+        }
+        let empty = self.board.empty();
+        empty & CENTRE == 0 && u32::from(self.player_left) == empty.count_ones().div_ceil(2)
+    }
+
     /// True when neither side can place a disc.
     pub fn is_over(&self) -> bool {
         self.moves() == 0 && self.pass().moves() == 0
@@ -322,6 +340,13 @@ pub trait GameRules: Copy + Send + Sync + fmt::Debug + 'static {
     fn final_score(board: &Board) -> i32;
     /// The key of `state` in the transposition tables: distinct states have distinct keys.
     fn key(state: &Self::State) -> Board;
+    /// True when the dedicated solvers of the last empties, which walk Othello's rules on the
+    /// board alone, give `state`'s score as long as they hand the line over at its first pass
+    /// at an odd number of empties (see [`GameState::is_balanced`]); always under Othello rules.
+    fn othello_until_odd_pass(state: &Self::State) -> bool;
+    /// The state of `board` after the opening whose side to move holds `player_left` discs and
+    /// the other side the rest of the empty squares (Othello rules: the board).
+    fn with_supplies(board: Board, player_left: u8) -> Self::State;
 }
 
 /// Othello rules, scored by `S`: the state is the board.
@@ -368,6 +393,14 @@ impl<S: Score> GameRules for OthelloRules<S> {
     #[inline(always)]
     fn key(state: &Board) -> Board {
         *state
+    }
+    #[inline(always)]
+    fn othello_until_odd_pass(_: &Board) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn with_supplies(board: Board, _: u8) -> Board {
+        board
     }
 }
 
@@ -417,6 +450,21 @@ impl<S: Score> GameRules for ReversiRules<S> {
             opponent: state.board.opponent | marks,
         }
     }
+    #[inline(always)]
+    fn othello_until_odd_pass(state: &GameState) -> bool {
+        state.is_balanced()
+    }
+    #[inline(always)]
+    fn with_supplies(board: Board, player_left: u8) -> GameState {
+        let empties = board.empty().count_ones() as u8;
+        debug_assert!(player_left <= empties);
+        GameState {
+            board,
+            player_left,
+            opponent_left: empties - player_left,
+            rules: Rules::Reversi,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -442,6 +490,34 @@ mod rules_as_types {
         assert_eq!((a.player & a.opponent).count_ones(), 30);
         assert_eq!(a.player & !a.opponent, board.player);
         assert_eq!(Othello::key(&board), board);
+    }
+
+    #[test]
+    fn balance_survives_moves_and_even_passes_only() {
+        // The centre filled, 60 empties: each side holds 30.
+        let board = Board::start();
+        let at = |board: Board, player_left: u8| {
+            ReversiRules::<Official>::with_supplies(board, player_left)
+        };
+        let state = at(board, 30);
+        assert!(state.is_balanced() && !at(board, 29).is_balanced());
+        // A move: 59 empties, the new mover holds 30 = ceil(59 / 2).
+        let (sq, child) = state.children().next().unwrap();
+        assert!(child.is_balanced(), "after {sq}");
+        // A pass at 59 (odd) leaves the new mover 29, one short; at 60 (even) it is balanced.
+        assert!(!child.pass().is_balanced());
+        assert!(state.pass().is_balanced());
+        // One square left: the mover holds its last disc.
+        let full = Board {
+            player: !1 & !(1 << 63),
+            opponent: 1 << 63,
+        };
+        assert!(at(full, 1).is_balanced() && !at(full, 0).is_balanced());
+        assert!(GameState {
+            rules: Rules::Othello,
+            ..at(full, 0)
+        }
+        .is_balanced());
     }
 
     #[test]

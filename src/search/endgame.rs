@@ -5,7 +5,8 @@
 //! children's [`Hint`]s), ProbCut in selective searches, and Young Brothers Wait splits on
 //! rayon. All fail-soft alpha-beta on exact final scores. Generic over the rules
 //! ([`GameRules`]): `deep` walks the rules' state, the layers below it see only bitboards and
-//! serve the rule sets whose state is the board (`BOARD_ONLY`), while a rule set where supplies
+//! serve the rule sets whose state is the board (`BOARD_ONLY`) and the Reversi states whose
+//! supplies are balanced (`GameRules::othello_until_odd_pass`), while a state where supplies
 //! can bind takes `leaf` at the last empties. The thresholds are in `thresholds`.
 
 use super::eval_search;
@@ -46,11 +47,12 @@ impl<'a, R: GameRules> Search<'a, R> {
         let empty = board.empty();
         let empties = empty.count_ones();
         if !R::BOARD_ONLY {
-            return if empties > SHALLOW_MAX {
-                self.deep(state, alpha, beta, empties, false)
-            } else {
-                self.leaf(state, alpha, beta)
-            };
+            if empties > SHALLOW_MAX {
+                return self.deep(state, alpha, beta, empties, false);
+            }
+            if !R::othello_until_odd_pass(&state) {
+                return self.leaf(state, alpha, beta);
+            }
         }
         match empties {
             0 => {
@@ -95,7 +97,7 @@ impl<'a, R: GameRules> Search<'a, R> {
     fn child(&mut self, state: R::State, alpha: i32, beta: i32, empties: u32, hint: Hint) -> i32 {
         if empties > SHALLOW_MAX {
             self.deep_hinted(state, alpha, beta, empties, false, hint)
-        } else if !R::BOARD_ONLY {
+        } else if !R::BOARD_ONLY && !R::othello_until_odd_pass(&state) {
             self.leaf(state, alpha, beta)
         } else if empties >= 5 {
             let board = R::board(&state);

@@ -4,7 +4,9 @@
 //! set where supplies can bind, `leaf` (a negamax over the rules' own play step, ordered as
 //! `shallow` orders, with its stability cutoff). All fail-soft alpha-beta on exact final
 //! scores; they see only bitboards (but `leaf`) and serve the rule sets whose state is the
-//! board.
+//! board, and Reversi states whose supplies are balanced (`GameState::is_balanced`: then
+//! Othello's rules hold until a pass at an odd number of empties, where the kernels hand the
+//! line to `leaf`, and the last disc is the mover's, so `solve_1` gives the opponent none).
 
 use super::node::{stability_cutoff, Search, NO_SCORE};
 use super::ordering::SQUARE_CLASSES;
@@ -202,12 +204,12 @@ impl<R: GameRules> Search<'_, R> {
             if R::moves(&passed) == 0 {
                 return R::final_score(&board);
             }
-            return -self.leaf(passed, -beta, -alpha);
+            return -self.search(passed, -beta, -alpha);
         }
         if moves & (moves - 1) == 0 {
             // One move: nothing to order.
             let sq = moves.trailing_zeros() as usize;
-            return -self.leaf(R::play(&state, sq, R::flips(&state, sq)), -beta, -alpha);
+            return -self.search(R::play(&state, sq, R::flips(&state, sq)), -beta, -alpha);
         }
         // Every move with its child and cost (lower first): the opponent's replies from
         // `REPLIES_ORDER_MIN` empties, an odd quadrant, the square's class.
@@ -235,7 +237,7 @@ impl<R: GameRules> Search<'_, R> {
                 }
             }
             children.swap(i, j);
-            let v = -self.leaf(children[i].1, -beta, -alpha);
+            let v = -self.search(children[i].1, -beta, -alpha);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -276,8 +278,9 @@ impl<R: GameRules> Search<'_, R> {
         } else {
             base
         };
-        // An opponent's move scores at most base - 2, below `nobody`.
-        if nobody <= alpha {
+        // An opponent's move scores at most base - 2, below `nobody`. Under Reversi rules
+        // (balanced supplies: the mover holds the one disc left) the opponent has none to play.
+        if nobody <= alpha || !R::BOARD_ONLY {
             return nobody;
         }
         let theirs = lines.opponent_flips() as i32;
@@ -407,6 +410,9 @@ impl<R: GameRules> Search<'_, R> {
         let best = self.solve_3_moves(player, opponent, alpha, beta, sq);
         if best != NO_SCORE {
             return best;
+        }
+        if !R::BOARD_ONLY {
+            return -self.after_odd_pass(opponent, player, -beta, -alpha);
         }
         -self.solve_3_passed(opponent, player, -beta, -alpha, sq)
     }
@@ -658,6 +664,9 @@ impl<R: GameRules> Search<'_, R> {
             if passed {
                 return R::final_score(&Board { player, opponent });
             }
+            if !R::BOARD_ONLY && n % 2 == 1 {
+                return -self.after_odd_pass(opponent, player, -beta, -alpha);
+            }
             return -self.shallow(opponent, player, -beta, -alpha, list, parity, true, UNKNOWN);
         }
         let mut best = NO_SCORE;
@@ -739,7 +748,22 @@ impl<R: GameRules> Search<'_, R> {
         if passed {
             return R::final_score(&Board { player, opponent });
         }
+        if !R::BOARD_ONLY && n % 2 == 1 {
+            return -self.after_odd_pass(opponent, player, -beta, -alpha);
+        }
         -self.shallow(opponent, player, -beta, -alpha, list, parity, true, UNKNOWN)
+    }
+
+    /// Where the supplies can bind, the line after a pass at an odd number of empties `E`
+    /// from a balanced state (see `GameState::is_balanced`): the new mover, `player`, holds
+    /// `floor(E/2)` discs, one short, and the rest is searched under the rules' own play step.
+    #[cold]
+    #[inline(never)]
+    fn after_odd_pass(&mut self, player: u64, opponent: u64, alpha: i32, beta: i32) -> i32 {
+        let board = Board { player, opponent };
+        let empties = board.empty().count_ones() as u8;
+        debug_assert!(!R::BOARD_ONLY && empties % 2 == 1);
+        self.leaf(R::with_supplies(board, empties / 2), alpha, beta)
     }
 
     /// The child after the move on the `index`-th empty of `list`: 4 empties left go to the
