@@ -153,16 +153,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
                 Some("official"),
             ),
         ],
-        write: match format {
-            Format::Obf => |text| report::options_record(Format::Obf, text),
-            Format::Jsonl => |text| report::options_record(Format::Jsonl, text),
-            Format::Csv => |text| report::options_record(Format::Csv, text),
-        },
-        read: match format {
-            Format::Obf => |line| report::read_options_record(Format::Obf, line),
-            Format::Jsonl => |line| report::read_options_record(Format::Jsonl, line),
-            Format::Csv => |line| report::read_options_record(Format::Csv, line),
-        },
+        record: format.options_record(),
     };
     // With --check, the scores of the positions a resumed output holds, to count them in the
     // verdict as an uninterrupted run would.

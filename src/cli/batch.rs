@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use osolve::drivers::batch::{self, BatchError, Shard, PARALLEL_MAX_EMPTIES};
-use osolve::report::batch::{fingerprint, progress_line, Written};
+use osolve::report::batch::{fingerprint, progress_line, OptionsRecord, Written};
 use osolve::report::live::progress_text;
 use osolve::search::ProgressFn;
 use osolve::units::format_mnps;
@@ -132,6 +132,21 @@ pub struct Output {
 }
 
 impl Output {
+    /// A new output (not resumed) into `out`, its header written and flushed; no progress.
+    fn fresh(
+        mut out: Box<dyn Write>,
+        header: &str,
+        resumed: ResumeCheck,
+    ) -> anyhow::Result<Output> {
+        out.write_all(header.as_bytes())?;
+        out.flush()?;
+        Ok(Output {
+            out,
+            resumed,
+            progress: Progress::none(),
+        })
+    }
+
     /// Writes and flushes one finished item's record, and counts it in the progress.
     pub fn write(&mut self, record: &str, nodes: u64) -> io::Result<()> {
         self.out.write_all(record.as_bytes())?;
@@ -150,11 +165,8 @@ pub struct ResultOptions {
     /// when not given; an empty value for a flag given) and its default value (`None` for a
     /// flag, or an option such as `--empties N` whose absence is its default).
     pub options: Vec<(&'static str, Option<String>, Option<&'static str>)>,
-    /// Formats the record for the output (with its newline) from the canonical text.
-    pub write: fn(&str) -> String,
-    /// Reads the record's canonical text back from a line (without its newline), `None` when
-    /// the line is not the record.
-    pub read: fn(&str) -> Option<String>,
+    /// How the output writes the record of the canonical text, and reads it back.
+    pub record: OptionsRecord,
 }
 
 impl ResultOptions {
@@ -182,7 +194,7 @@ impl ResultOptions {
         if text.is_empty() {
             String::new()
         } else {
-            (self.write)(&text)
+            self.record.write(&text)
         }
     }
 
@@ -318,27 +330,14 @@ pub fn open_output(
     };
     // Standard output cannot be resumed: it gets no record of the options.
     let Some(path) = &args.output else {
-        let mut out: Box<dyn Write> = Box::new(Named::new(&"standard output", io::stdout()));
-        out.write_all(header.as_bytes())?;
-        out.flush()?;
-        return Ok(Output {
-            out,
-            resumed,
-            progress: Progress::none(),
-        });
+        let out = Box::new(Named::new(&"standard output", io::stdout()));
+        return Output::fresh(out, header, resumed);
     };
     let header = options.line() + header;
     if !args.resume {
         let file = File::create(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let mut out: Box<dyn Write> =
-            Box::new(Named::new(&path.display(), io::BufWriter::new(file)));
-        out.write_all(header.as_bytes())?;
-        out.flush()?;
-        return Ok(Output {
-            out,
-            resumed,
-            progress: Progress::none(),
-        });
+        let out = Box::new(Named::new(&path.display(), io::BufWriter::new(file)));
+        return Output::fresh(out, &header, resumed);
     }
     // Read only until every check has passed: a refused resume changes nothing.
     let mut file = OpenOptions::new()
@@ -357,7 +356,7 @@ pub fn open_output(
     let first_text = first
         .strip_suffix(b"\n")
         .and_then(|line| std::str::from_utf8(line).ok());
-    let recorded = first_text.and_then(options.read);
+    let recorded = first_text.and_then(|line| options.record.read(line));
     let (found, skipped) = match &recorded {
         Some(text) => {
             if let Some(difference) = options.differs(text) {

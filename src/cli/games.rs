@@ -172,16 +172,7 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
             ),
             ("--from-end", args.from_end.then(String::new), None),
         ],
-        write: match format {
-            Format::Text => |text| report::options_record(Format::Text, text),
-            Format::Jsonl => |text| report::options_record(Format::Jsonl, text),
-            Format::Csv => |text| report::options_record(Format::Csv, text),
-        },
-        read: match format {
-            Format::Text => |line| report::read_options_record(Format::Text, line),
-            Format::Jsonl => |line| report::read_options_record(Format::Jsonl, line),
-            Format::Csv => |line| report::read_options_record(Format::Csv, line),
-        },
+        record: format.options_record(),
     };
     // The theoretical scores of the games a resumed output holds, to count them in the
     // verdict as an uninterrupted run would.

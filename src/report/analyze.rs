@@ -48,7 +48,17 @@ impl Format {
         }
     }
 
-    /// How the output's first line records its options (see [`options_record`]).
+    /// How the output's first line records the options that change results (`--best-only
+    /// --wld --rules reversi`, see `osolve analyze --help`): a comment in OBF (`% osolve analyze
+    /// --wld`, which readers of positions skip) and CSV (`# osolve analyze --wld`), an object
+    /// of its own in JSON lines (`{"osolve_analyze":"--wld"}`).
+    pub fn options_record(self) -> batch::OptionsRecord {
+        batch::OptionsRecord {
+            command: "analyze",
+            style: self.record_style(),
+        }
+    }
+
     fn record_style(self) -> RecordStyle {
         match self {
             Format::Obf => RecordStyle::Comment("%"),
@@ -66,20 +76,6 @@ impl fmt::Display for Format {
             Format::Csv => "csv",
         })
     }
-}
-
-/// The line recording the options that change results (`--best-only --wld --rules reversi`,
-/// see `osolve analyze --help`), with its newline, as the first line of an output: a comment
-/// in OBF (`% osolve analyze --wld`, which readers of positions skip) and CSV (`# osolve
-/// analyze --wld`), an object of its own in JSON lines (`{"osolve_analyze":"--wld"}`).
-pub fn options_record(format: Format, options: &str) -> String {
-    batch::options_record("analyze", format.record_style(), options)
-}
-
-/// The options an [`options_record`] line (without its newline) names; `None` when the line
-/// is not one.
-pub fn read_options_record(format: Format, line: &str) -> Option<String> {
-    batch::read_options_record("analyze", format.record_style(), line)
 }
 
 /// The first line of a CSV output.
@@ -392,7 +388,7 @@ fn recorded_obf(line: &str) -> Option<Recorded> {
 }
 
 /// [`written`] of an output whose first line read is line `first_line` (the lines before it
-/// held the [`options_record`]); with `scores`, also the [`Recorded`] scores of every whole
+/// held the [`Format::options_record`]); with `scores`, also the [`Recorded`] scores of every whole
 /// record, in order.
 pub fn written_from(
     format: Format,

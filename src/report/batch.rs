@@ -16,6 +16,28 @@ pub enum RecordStyle {
     Json,
 }
 
+/// How the outputs of one command record their options: the command (`analyze`, `games`) and
+/// the style of its format ([`options_record`], [`read_options_record`] for it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionsRecord {
+    /// `analyze` or `games`.
+    pub command: &'static str,
+    /// The style of the output's format.
+    pub style: RecordStyle,
+}
+
+impl OptionsRecord {
+    /// The record line of `options`, with its newline (see [`options_record`]).
+    pub fn write(self, options: &str) -> String {
+        options_record(self.command, self.style, options)
+    }
+
+    /// The options a record line (without its newline) names; `None` when it is not one.
+    pub fn read(self, line: &str) -> Option<String> {
+        read_options_record(self.command, self.style, line)
+    }
+}
+
 /// The line recording the options of `command` (`analyze`, `games`) that change results
 /// (`--wld --rules reversi`), with its newline: `% osolve analyze --wld`,
 /// `# osolve games --empties 18`, `{"osolve_analyze":"--wld"}`.

@@ -49,27 +49,23 @@ impl Format {
         }
     }
 
-    /// How the output's first line records its options (see [`options_record`]).
+    /// How the output's first line records the options that change results (`--empties 18
+    /// --check-theoretical --from-end`, see `osolve games --help`): a comment in text and CSV
+    /// (`# osolve games --empties 18`), an object of its own in JSON lines
+    /// (`{"osolve_games":"--empties 18"}`).
+    pub fn options_record(self) -> batch::OptionsRecord {
+        batch::OptionsRecord {
+            command: "games",
+            style: self.record_style(),
+        }
+    }
+
     fn record_style(self) -> RecordStyle {
         match self {
             Format::Text | Format::Csv => RecordStyle::Comment("#"),
             Format::Jsonl => RecordStyle::Json,
         }
     }
-}
-
-/// The line recording the options that change results (`--empties 18 --check-theoretical
-/// --from-end`, see `osolve games --help`), with its newline, as the first line of an output:
-/// a comment in text and CSV (`# osolve games --empties 18`), an object of its own in JSON
-/// lines (`{"osolve_games":"--empties 18"}`).
-pub fn options_record(format: Format, options: &str) -> String {
-    batch::options_record("games", format.record_style(), options)
-}
-
-/// The options an [`options_record`] line (without its newline) names; `None` when the line
-/// is not one.
-pub fn read_options_record(format: Format, line: &str) -> Option<String> {
-    batch::read_options_record("games", format.record_style(), line)
 }
 
 impl fmt::Display for Format {
@@ -737,7 +733,7 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
 }
 
 /// Reads back, as a stream, the games an output in `format` already holds, from its line
-/// `first_line` on (the lines before it held the [`options_record`]). A record cut short by an
+/// `first_line` on (the lines before it held the [`Format::options_record`]). A record cut short by an
 /// interruption (a JSON or CSV line without its newline, a text block without its blank line)
 /// is not counted. With `theoretical`, also the exact theoretical score (black's discs) each
 /// whole record gives, in order (`None` where it gives none). An error says which line is not

@@ -350,17 +350,7 @@ mod tests {
 
     #[test]
     fn finished_games_and_passes() {
-        let over = Solution {
-            position: Position::from_colors(!1, 0, Color::White).unwrap(),
-            score: -64,
-            exactness: Exactness::Exact,
-            wld: false,
-            best_move: BestMove::GameOver,
-            pv: Vec::new(),
-            nodes: 0,
-            time: Duration::ZERO,
-            threads: 1,
-        };
+        let over = game_over(Position::from_colors(!1, 0, Color::White).unwrap(), -64);
         assert_eq!(
             result_line(&over),
             "score -64 (black 64 - white 0)  game over  nodes 0  0.00 s  0.0 Mn/s"
@@ -434,9 +424,14 @@ mod tests {
         let position = Position::from_colors(black, 0, Color::Black)
             .unwrap()
             .with_scoring(Scoring::Raw);
+        game_over(position, 33)
+    }
+
+    /// The exact solution of `position`, a finished game whose score is `score`.
+    fn game_over(position: Position, score: i32) -> Solution {
         Solution {
             position,
-            score: 33,
+            score,
             exactness: Exactness::Exact,
             wld: false,
             best_move: BestMove::GameOver,

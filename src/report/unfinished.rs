@@ -253,8 +253,8 @@ mod tests {
         assert_eq!(range_text(&bounds(2, 64)), "2..64");
     }
 
-    #[test]
-    fn stopped_solves_report_bounds_never_a_score() {
+    /// FFO #40, stopped by its time limit with the score proven at least +2.
+    fn ffo_40_stopped() -> (Position, Unfinished) {
         let position = crate::notation::parse_position(
             "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
         )
@@ -267,6 +267,12 @@ mod tests {
             nodes: 2_000_000,
             time: Duration::from_millis(100),
         };
+        (position, unfinished)
+    }
+
+    #[test]
+    fn stopped_solves_report_bounds_never_a_score() {
+        let (position, unfinished) = ffo_40_stopped();
         let stopped = StoppedSolve {
             position: &position,
             wld: false,
@@ -312,18 +318,7 @@ mod tests {
 
     #[test]
     fn a_stopped_solve_gives_its_estimate_beside_the_bounds() {
-        let position = crate::notation::parse_position(
-            "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
-        )
-        .unwrap()
-        .position;
-        let unfinished = Unfinished {
-            bounds: bounds(2, 64),
-            pv: Vec::new(),
-            moves: Vec::<MoveScore>::new(),
-            nodes: 2_000_000,
-            time: Duration::from_millis(100),
-        };
+        let (position, unfinished) = ffo_40_stopped();
         let mut estimate = crate::search::Solution {
             position,
             score: -4,
