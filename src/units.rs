@@ -5,6 +5,12 @@
 
 use std::time::Duration;
 
+/// The time left when `done` of `total` units of work took `elapsed`, at the same pace;
+/// `None` before any work is done or after all of it.
+pub fn remaining(elapsed: Duration, done: f64, total: f64) -> Option<Duration> {
+    (done > 0.0 && done < total).then(|| elapsed.mul_f64((total - done) / done))
+}
+
 /// `count` per second of `time` (nodes per second, positions per second); 0 for a zero
 /// duration.
 pub fn per_second(count: u64, time: Duration) -> f64 {
@@ -99,6 +105,14 @@ mod tests {
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    #[test]
+    fn the_time_left_follows_the_work_done() {
+        // A tenth of the work in 10 s: 90 s left, whatever the number of items.
+        assert_eq!(remaining(ms(10_000), 1.0, 10.0), Some(ms(90_000)));
+        assert_eq!(remaining(ms(10_000), 0.0, 10.0), None);
+        assert_eq!(remaining(ms(10_000), 10.0, 10.0), None);
     }
 
     #[test]

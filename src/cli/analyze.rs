@@ -17,9 +17,10 @@ use super::show::{write_svg, PictureTarget};
 use super::variant::VariantArgs;
 use clap::{Args, ValueEnum};
 use osolve::drivers::analyze::{
-    analyze, check_scores, count_positions, inputs_with, Analysis, AnalyzeOptions, Sink, Summary,
+    analyze, check_scores, count_positions, inputs_with, positions_work, Analysis, AnalyzeOptions,
+    Sink, Summary,
 };
-use osolve::drivers::batch::Shard;
+use osolve::drivers::batch::{self, Shard};
 use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format, Recorded};
 use osolve::report::picture::{Marks, Picture};
@@ -171,7 +172,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     let driver = batch.options(shard, &output);
     batch.show_progress(
         &mut output,
-        || count_positions(&args.files, shard),
+        || positions_work(&args.files, shard),
         ("position", "positions"),
     );
     let options = AnalyzeOptions {
@@ -312,7 +313,8 @@ impl Sink for CliSink {
 
     fn analysed(&mut self, analysis: &Analysis) -> io::Result<()> {
         let record = report::record(self.format, analysis);
-        self.output.write(&record, analysis.nodes)?;
+        let work = batch::work(analysis.position.board.empties());
+        self.output.write(&record, analysis.nodes, work)?;
         self.picture(analysis)?;
         if let Some(mismatches) = &analysis.check {
             for mismatch in mismatches {

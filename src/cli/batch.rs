@@ -14,13 +14,13 @@ use osolve::drivers::batch::{self, BatchError, Shard, PARALLEL_MAX_EMPTIES};
 use osolve::report::batch::{fingerprint, progress_line, OptionsRecord, Written};
 use osolve::report::live::progress_text;
 use osolve::search::ProgressFn;
-use osolve::units::format_mnps;
+use osolve::units::{format_duration, format_mnps, remaining};
 use std::fmt::Display;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, IsTerminal, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -84,19 +84,23 @@ impl BatchArgs {
         }
     }
 
-    /// Shows the progress of the items the count gives (`None` when it cannot be known), or
-    /// nothing with `--quiet`; the records `output` already holds are not counted again.
-    /// `items` names one item and many (`("game", "games")`).
+    /// Shows the progress of the items whose work `works` gives, one number an item in input
+    /// order (`None` when it cannot be known; see [`batch::work`]), or nothing with `--quiet`;
+    /// the records `output` already holds, the first ones, are not counted again. `items`
+    /// names one item and many (`("game", "games")`).
     pub fn show_progress(
         &self,
         output: &mut Output,
-        count: impl FnOnce() -> Option<usize>,
+        works: impl FnOnce() -> Option<Vec<f64>>,
         items: (&'static str, &'static str),
     ) {
         let unit = items.1;
         if !self.quiet {
-            let total = count().map(|count| count.saturating_sub(output.resumed.len()));
-            output.progress = Progress::start(total, unit);
+            let left = works().map(|works| {
+                let left = works.get(output.resumed.len()..).unwrap_or_default();
+                (left.len(), left.iter().sum())
+            });
+            output.progress = Progress::start(left, unit);
         }
         // A second signal ends the process at once: it still says what was written.
         let counters = output.progress.counters.clone();
@@ -147,11 +151,12 @@ impl Output {
         })
     }
 
-    /// Writes and flushes one finished item's record, and counts it in the progress.
-    pub fn write(&mut self, record: &str, nodes: u64) -> io::Result<()> {
+    /// Writes and flushes one finished item's record, and counts it in the progress with its
+    /// nodes and its `work` (the number [`batch::work`] gave it).
+    pub fn write(&mut self, record: &str, nodes: u64, work: f64) -> io::Result<()> {
         self.out.write_all(record.as_bytes())?;
         self.out.flush()?;
-        self.progress.advance(nodes);
+        self.progress.advance(nodes, work);
         Ok(())
     }
 }
@@ -544,6 +549,20 @@ struct Counters {
     done: AtomicUsize,
     nodes: AtomicU64,
     finished: AtomicBool,
+    /// The work of the items done (see [`batch::work`]) and the time the last of them was
+    /// done at, since the start.
+    work: Mutex<(f64, Duration)>,
+}
+
+impl Counters {
+    /// The time left at `elapsed`: the work left at the pace of the work done until the last
+    /// item was done, less the time since (`None` when the work in all is not known, before
+    /// the first item and after the last, and when the items under way take longer than
+    /// their work predicts).
+    fn eta(&self, total_work: Option<f64>, elapsed: Duration) -> Option<Duration> {
+        let (done, at) = *self.work.lock().unwrap_or_else(|e| e.into_inner());
+        remaining(at, done, total_work?)?.checked_sub(elapsed.saturating_sub(at))
+    }
 }
 
 /// The progress on standard error: a bar on a terminal, a plain line every few seconds
@@ -551,6 +570,8 @@ struct Counters {
 pub struct Progress {
     bar: Option<ProgressBar>,
     counters: Arc<Counters>,
+    /// The work of all the items to do, when known.
+    total_work: Option<f64>,
     ticker: Option<JoinHandle<()>>,
     start: Instant,
 }
@@ -561,19 +582,24 @@ impl Progress {
         Progress {
             bar: None,
             counters: Arc::default(),
+            total_work: None,
             ticker: None,
             start: Instant::now(),
         }
     }
 
-    /// Starts showing the progress of `total` items (if known) called `unit` (`positions`).
-    pub fn start(total: Option<usize>, unit: &'static str) -> Progress {
+    /// Starts showing the progress of the items to do, if their number and work are known
+    /// (`(items, work)`), called `unit` (`positions`). The ETA comes from the work: a deep
+    /// position counts for many shallow ones.
+    pub fn start(left: Option<(usize, f64)>, unit: &'static str) -> Progress {
         let mut progress = Progress::none();
+        let total = left.map(|(items, _)| items);
+        progress.total_work = left.map(|(_, work)| work);
         if io::stderr().is_terminal() {
             let (bar, template) = match total {
                 Some(total) => (
                     ProgressBar::new(total as u64),
-                    format!("{{spinner}} {{pos}}/{{len}} {unit} [{{wide_bar}}] {{elapsed_precise}} ETA {{eta}} {{msg}}"),
+                    format!("{{spinner}} {{pos}}/{{len}} {unit} [{{wide_bar}}] {{elapsed_precise}} {{prefix}} {{msg}}"),
                 ),
                 None => (
                     ProgressBar::new_spinner(),
@@ -584,12 +610,13 @@ impl Progress {
                 .expect("the template is valid")
                 .progress_chars("=> ");
             bar.set_style(style);
+            bar.set_prefix("ETA -");
             bar.set_draw_target(ProgressDrawTarget::stderr());
             bar.enable_steady_tick(Duration::from_millis(200));
             progress.bar = Some(bar);
         } else {
             let counters = progress.counters.clone();
-            let start = progress.start;
+            let (start, total_work) = (progress.start, progress.total_work);
             progress.ticker = Some(std::thread::spawn(move || {
                 let mut next = start + PLAIN_PROGRESS_EVERY;
                 while !counters.finished.load(Ordering::SeqCst) {
@@ -603,7 +630,8 @@ impl Progress {
                                 total,
                                 unit,
                                 counters.nodes.load(Ordering::SeqCst),
-                                start.elapsed()
+                                start.elapsed(),
+                                counters.eta(total_work, start.elapsed())
                             )
                         );
                     }
@@ -613,12 +641,21 @@ impl Progress {
         progress
     }
 
-    /// One more item done, after searching `nodes`.
-    pub fn advance(&self, nodes: u64) {
+    /// One more item done, after searching `nodes`, of `work` (see [`batch::work`]).
+    pub fn advance(&self, nodes: u64, work: f64) {
         self.counters.done.fetch_add(1, Ordering::SeqCst);
         let all = self.counters.nodes.fetch_add(nodes, Ordering::SeqCst) + nodes;
+        {
+            let mut done = self.counters.work.lock().unwrap_or_else(|e| e.into_inner());
+            *done = (done.0 + work, self.start.elapsed());
+        }
         if let Some(bar) = &self.bar {
             bar.inc(1);
+            let eta = self.counters.eta(self.total_work, self.start.elapsed());
+            bar.set_prefix(match eta {
+                Some(left) => format!("ETA {}", format_duration(left)),
+                None => "ETA -".to_string(),
+            });
             let seconds = self.start.elapsed().as_secs_f64();
             if seconds > 0.0 {
                 bar.set_message(format_mnps(all as f64 / seconds));
@@ -652,5 +689,27 @@ impl Progress {
         if let Some(ticker) = self.ticker.take() {
             let _ = ticker.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_eta_counts_down_from_the_pace_of_the_work_done() {
+        let counters = Counters::default();
+        let s = Duration::from_secs;
+        assert_eq!(counters.eta(Some(11.0), s(1)), None, "nothing done yet");
+        // One unit of 11 done after 2 s: 20 s left then, 15 s five seconds later.
+        *counters.work.lock().unwrap() = (1.0, s(2));
+        assert_eq!(counters.eta(Some(11.0), s(2)), Some(s(20)));
+        assert_eq!(counters.eta(Some(11.0), s(7)), Some(s(15)));
+        assert_eq!(
+            counters.eta(Some(11.0), s(30)),
+            None,
+            "slower than predicted"
+        );
+        assert_eq!(counters.eta(None, s(2)), None, "work unknown");
     }
 }

@@ -196,7 +196,7 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
     };
     batch.show_progress(
         &mut output,
-        || count_games(&args.files, shard, args.from_end),
+        || count_games(&args.files, shard, args.from_end).map(|games| vec![1.0; games]),
         ("game", "games"),
     );
     let mut sink = CliSink {
@@ -286,7 +286,8 @@ impl batch::Sink<GameWork> for CliSink {
 
     fn done(&mut self, analysis: GameAnalysis) -> io::Result<()> {
         let record = report::record(self.format, &analysis);
-        self.output.write(&record, analysis.nodes)?;
+        // Every game is solved from the same empties: each counts the same in the ETA.
+        self.output.write(&record, analysis.nodes, 1.0)?;
         if let Some(players) = &mut self.players {
             players.add(&analysis);
         }

@@ -253,6 +253,17 @@ pub fn count_positions(paths: &[PathBuf], shard: Shard) -> Option<usize> {
     })
 }
 
+/// The work ([`batch::work`]) of each position of `shard` in the inputs, in input order, by
+/// the quick pass of [`count_positions`]; `None` as there.
+pub fn positions_work(paths: &[PathBuf], shard: Shard) -> Option<Vec<f64>> {
+    batch::work_in_files(paths, shard, || {
+        inputs(paths.to_vec())
+            .filter_map(Result::ok)
+            .map(|parsed| parsed.position.board.empties())
+            .collect()
+    })
+}
+
 /// Analyses one position with `solver` (whose options must carry `options.wld`, and whose
 /// limits, if any, make a position that reaches them come back unfinished). `Err` when a stop
 /// was requested, or when a solver without `force` refuses the position as too deep.

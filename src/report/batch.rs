@@ -119,13 +119,15 @@ pub fn csv_fields(line: &str) -> Option<Vec<String>> {
 
 /// The plain progress line written every few seconds without a terminal (no newline):
 /// `progress: 120/1000 positions (12%), 1.52G nodes, 15.3 Mn/s, 1m 05s elapsed, ETA 7m 56s`,
-/// counting `unit` (`positions`, `games`).
+/// counting `unit` (`positions`, `games`); `eta`, the time left, as the caller estimates it
+/// (by the work of the items, not their number).
 pub fn progress_line(
     done: usize,
     total: Option<usize>,
     unit: &str,
     nodes: u64,
     elapsed: Duration,
+    eta: Option<Duration>,
 ) -> String {
     let nps = per_second(nodes, elapsed);
     let count = match total {
@@ -141,11 +143,8 @@ pub fn progress_line(
         format_mnps(nps),
         format_duration(elapsed)
     );
-    if let Some(total) = total {
-        if done > 0 && done < total {
-            let left = elapsed.mul_f64((total - done) as f64 / done as f64);
-            line.push_str(&format!(", ETA {}", format_duration(left)));
-        }
+    if let Some(left) = eta {
+        line.push_str(&format!(", ETA {}", format_duration(left)));
     }
     line
 }
@@ -184,12 +183,13 @@ mod tests {
             "positions",
             2_000_000,
             Duration::from_secs(10),
+            Some(Duration::from_secs(30)),
         );
         assert_eq!(
             line,
             "progress: 10/40 positions (25%), 2.00M nodes, 0.2 Mn/s, 10 s elapsed, ETA 30 s"
         );
-        let line = progress_line(3, None, "games", 0, Duration::from_secs(4000));
+        let line = progress_line(3, None, "games", 0, Duration::from_secs(4000), None);
         assert_eq!(line, "progress: 3 games, 0 nodes, 0.0 Mn/s, 1h 06m elapsed");
     }
 
