@@ -60,6 +60,12 @@ fn negative_numbers_and_unknown_names_are_one_line() {
             "invalid value 'xml' for '--format <FORMAT>' (expected obf, jsonl or csv)",
         ),
     ];
+    assert_usage_errors(cases);
+}
+
+/// Each command line exits 2 with nothing on standard output and the one line
+/// `osolve: MESSAGE` on standard error.
+fn assert_usage_errors(cases: &[(&[&str], &str)]) {
     for (args, message) in cases {
         let (code, stdout, stderr) = run_in(root(), args);
         assert_eq!(code, 2, "{args:?}");
@@ -85,12 +91,7 @@ fn unknown_flags_and_missing_arguments_are_one_line() {
             "unrecognized subcommand 'solv' (did you mean 'solve'?); see --help",
         ),
     ];
-    for (args, message) in cases {
-        let (code, stdout, stderr) = run_in(root(), args);
-        assert_eq!(code, 2, "{args:?}");
-        assert!(stdout.is_empty(), "{args:?}");
-        assert_eq!(stderr, format!("osolve: {message}\n"), "{args:?}");
-    }
+    assert_usage_errors(cases);
 }
 
 #[test]
