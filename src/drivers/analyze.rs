@@ -62,8 +62,8 @@ pub struct AnalyzeOptions {
     /// [`Sink::refused`]).
     pub force: bool,
     /// Estimate every move by a search of this many plies (Othello rules with official scoring
-    /// only) instead of solving: the analyses are marked [`Exactness::Estimate`], never
-    /// checked, never refused.
+    /// only: another position ends the run, see [`analyze`]) instead of solving: the analyses
+    /// are marked [`Exactness::Estimate`], never checked, never refused.
     pub depth: Option<u32>,
     /// The progress callback of the search of each deep position (those solved one at a
     /// time with every thread); see `SolveOptions::progress`.
@@ -264,18 +264,33 @@ pub fn positions_work(paths: &[PathBuf], shard: Shard) -> Option<Vec<f64>> {
     })
 }
 
+/// What the analysis of one position became: its analysis, or (with a depth) the estimate's
+/// refusal of its rules, which ends the run.
+type Analysed = Result<Analysis, EstimateError>;
+
 /// Analyses one position with `solver` (whose options must carry `options.wld`, and whose
 /// limits, if any, make a position that reaches them come back unfinished). `Err` when a stop
-/// was requested, or when a solver without `force` refuses the position as too deep.
-pub fn analyze_position(
+/// was requested, or when a solver without `force` refuses the position as too deep; `Ok(Err)`
+/// when a depth is given and the position is not under Othello rules with official scoring.
+fn analyze_position(
+    solver: &mut Solver,
+    parsed: &Parsed,
+    index: usize,
+    options: &AnalyzeOptions,
+) -> Result<Analysed, Unsolved> {
+    if let Some(depth) = options.depth {
+        return estimate_position(solver, parsed, index, depth, options);
+    }
+    Ok(Ok(solve_position(solver, parsed, index, options)?))
+}
+
+/// [`analyze_position`] without a depth: every move's exact score, or the best ones.
+fn solve_position(
     solver: &mut Solver,
     parsed: &Parsed,
     index: usize,
     options: &AnalyzeOptions,
 ) -> Result<Analysis, Unsolved> {
-    if let Some(depth) = options.depth {
-        return estimate_position(solver, parsed, index, depth, options);
-    }
     let start = Instant::now();
     let position = parsed.position;
     let final_score = |score: i32| if options.wld { score.signum() } else { score };
@@ -330,14 +345,15 @@ pub fn analyze_position(
 
 /// [`analyze_position`] with a depth: every move's estimated score at `depth` plies (the best
 /// alone with `best_only`), the stop of `solver`'s handle stopping it. A finished game is its
-/// exact final score, and the only analysis of the run that may be checked.
+/// exact final score, and the only analysis of the run that may be checked. `Ok(Err)` under
+/// other rules or scoring than Othello's official ones: the evaluation knows no other.
 fn estimate_position(
     solver: &mut Solver,
     parsed: &Parsed,
     index: usize,
     depth: u32,
     options: &AnalyzeOptions,
-) -> Result<Analysis, Unsolved> {
+) -> Result<Analysed, Unsolved> {
     let start = Instant::now();
     let position = parsed.position;
     let mut estimator = Estimator::new(ESTIMATE_HASH_MB.min(options.hash_mb.max(1)));
@@ -346,9 +362,7 @@ fn estimate_position(
     {
         Ok(estimated) => estimated,
         Err(EstimateError::Stopped(stopped)) => return Err(stopped.into()),
-        Err(EstimateError::Rules) => {
-            unreachable!("the command line refuses --depth under other rules or scoring")
-        }
+        Err(error @ EstimateError::Rules) => return Ok(Err(error)),
     };
     let best_score = estimated
         .moves
@@ -372,7 +386,7 @@ fn estimate_position(
         analysis.check = check(parsed, &analysis, options);
     }
     analysis.time = start.elapsed();
-    Ok(analysis)
+    Ok(Ok(analysis))
 }
 
 /// The moves of `moves` that reach `best_score`, in square order.
@@ -452,7 +466,10 @@ pub fn check_scores(
 /// order, each as soon as it and all before it are finished. Stops early when a registered
 /// stop handle fires (the summary then says `interrupted`; positions after the first
 /// unfinished one are dropped, never reported out of order) or, with `strict`, at the first
-/// bad line.
+/// bad line. With a depth, a position under other rules or scoring than Othello's official
+/// ones ends the run with [`AnalyzeError::Sink`] holding [`EstimateError::Rules`] (the
+/// evaluation knows no other; the command line refuses `--depth` with `--rules` or
+/// `--scoring`).
 pub fn analyze<I>(
     items: I,
     options: &AnalyzeOptions,
@@ -503,7 +520,7 @@ struct PositionWork<'a>(&'a AnalyzeOptions);
 
 impl Work for PositionWork<'_> {
     type Item = Parsed;
-    type Output = Analysis;
+    type Output = Analysed;
     type Bad = ParseError;
 
     fn empties(&self, parsed: &Parsed) -> u32 {
@@ -515,7 +532,7 @@ impl Work for PositionWork<'_> {
         solver: &mut Solver,
         parsed: &Parsed,
         index: usize,
-    ) -> Result<Analysis, Unsolved> {
+    ) -> Result<Analysed, Unsolved> {
         analyze_position(solver, parsed, index, self.0)
     }
 
@@ -545,7 +562,8 @@ impl<'a, 'o> batch::Sink<PositionWork<'o>> for Tally<'a> {
         self.sink.resumed(parsed)
     }
 
-    fn done(&mut self, analysis: Analysis) -> io::Result<()> {
+    fn done(&mut self, analysed: Analysed) -> io::Result<()> {
+        let analysis = analysed.map_err(io::Error::other)?;
         let summary = &mut self.summary;
         summary.positions += 1;
         summary.moves += analysis.moves.len();
@@ -654,6 +672,38 @@ XXXXXXXXOOOOOOOOXXXXXXXXOOOOOOOOXXXXXXXXOOXOOOOOXXOX-----OOO---- X 8 1
         );
     }
 
+    /// A depth under other rules or scoring (which only a library caller can ask for: the
+    /// command line refuses it) ends the run with the estimate's refusal, after the positions
+    /// before it.
+    #[test]
+    fn a_depth_under_other_rules_ends_the_run_with_the_estimates_error() {
+        use crate::board::rules::Scoring;
+        let othello = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+        let parse =
+            |variant| crate::notation::parse_text_with(othello, Source::inline(), variant).unwrap();
+        let raw = Variant {
+            scoring: Scoring::Raw,
+            ..Variant::default()
+        };
+        let items = vec![Ok(parse(Variant::default())), Ok(parse(raw))].into_iter();
+        let options = AnalyzeOptions {
+            threads: 1,
+            hash_mb: 4,
+            depth: Some(4),
+            ..AnalyzeOptions::default()
+        };
+        let mut recorder = Recorder::default();
+        let error = analyze(items, &options, &mut recorder).unwrap_err();
+        let AnalyzeError::Sink(error) = error else {
+            panic!("expected the estimate's error, found {error:?}");
+        };
+        let inner = error
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<EstimateError>());
+        assert_eq!(inner, Some(&EstimateError::Rules));
+        assert_eq!(recorder.events.len(), 1, "{:?}", recorder.events);
+    }
+
     const LINES: &str = "\
 --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;
 not a position
@@ -745,12 +795,16 @@ d3c5c6e3b5b7f2c3c7b6a6a7b3c8f6c4a8a2f3b8b4a3a4a5b2d7d6c1d8f5g6g3c2e1e2f4g2f1g5e7
             progress: None,
         })
         .unwrap();
-        let full = analyze_position(&mut solver, &parsed, 0, &AnalyzeOptions::default()).unwrap();
+        let full = analyze_position(&mut solver, &parsed, 0, &AnalyzeOptions::default())
+            .unwrap()
+            .unwrap();
         let best_only = AnalyzeOptions {
             best_only: true,
             ..AnalyzeOptions::default()
         };
-        let best = analyze_position(&mut solver, &parsed, 0, &best_only).unwrap();
+        let best = analyze_position(&mut solver, &parsed, 0, &best_only)
+            .unwrap()
+            .unwrap();
         assert_eq!(best.best_score, full.best_score);
         assert_eq!(best.best_moves, full.best_moves);
         assert!(best.moves.iter().all(|m| m.score == full.best_score));
@@ -767,7 +821,9 @@ d3c5c6e3b5b7f2c3c7b6a6a7b3c8f6c4a8a2f3b8b4a3a4a5b2d7d6c1d8f5g6g3c2e1e2f4g2f1g5e7
             check: true,
             ..AnalyzeOptions::default()
         };
-        let wld = analyze_position(&mut wld_solver, &parsed, 0, &wld_options).unwrap();
+        let wld = analyze_position(&mut wld_solver, &parsed, 0, &wld_options)
+            .unwrap()
+            .unwrap();
         for m in &wld.moves {
             let exact = full.moves.iter().find(|e| e.mv == m.mv).unwrap();
             assert_eq!(m.score, exact.score.signum());
@@ -799,7 +855,9 @@ d3c5c6e3b5b7f2c3c7b6a6a7b3c8f6c4a8a2f3b8b4a3a4a5b2d7d6c1d8f5g6g3c2e1e2f4g2f1g5e7
             ..SolveOptions::default()
         })
         .unwrap();
-        let analysis = analyze_position(&mut solver, &parsed, 0, &options).unwrap();
+        let analysis = analyze_position(&mut solver, &parsed, 0, &options)
+            .unwrap()
+            .unwrap();
         assert_eq!(analysis.exactness, Exactness::Estimate { depth: 4 });
         assert_eq!(analysis.check, None);
         assert_eq!(analysis.moves.len(), 8);
