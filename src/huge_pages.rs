@@ -1,10 +1,10 @@
-//! The allocator of the `osolve` binary ([`HugePageAlloc`]): the system allocator, with large
-//! blocks mapped from the kernel directly (on Linux), aligned to 2 MiB and advised for
-//! transparent huge pages; a zeroed one is left untouched, so that its memory is taken only
-//! where it is used (the transposition table of a large `--hash-mb`). Nothing here knows the
-//! game; the binary installs it (`main.rs`), the library and the tests use the system
-//! allocator. One of the few modules allowed `unsafe` (an allocator is an unsafe trait), each
-//! block with a SAFETY comment.
+//! The allocator of the `osolve` binary and of the Python package's module ([`HugePageAlloc`]):
+//! the system allocator, with large blocks mapped from the kernel directly (on Linux), aligned
+//! to 2 MiB and advised for transparent huge pages; a zeroed one is left untouched, so that its
+//! memory is taken only where it is used (the transposition table of a large `--hash-mb`).
+//! Nothing here knows the game; `main.rs` and `python/src/lib.rs` install it, the library's
+//! own tests use the system allocator. One of the few modules allowed `unsafe` (an allocator
+//! is an unsafe trait), each block with a SAFETY comment.
 #![allow(unsafe_code)]
 
 /// The allocator of the `osolve` binary: the system allocator, except that a block of at least

@@ -1,9 +1,9 @@
 //! The rules variants end to end: Reversi perft from the empty board (small depths by hand, and
-//! every depth to 9 against an independent decomposition into Othello perft counts), the variant
-//! solver through the `osolve` binary against the literal reference minimax (random positions
-//! with few empties, both scorings, supplies near exhaustion), Reversi transcripts and disc
-//! supplies in the notation, `analyze --check` under Reversi rules, and the Othello default
-//! path untouched by the new options.
+//! every depth to 9 against an independent decomposition into Othello perft counts), the one
+//! solver under Reversi rules and raw scoring, through the `osolve` binary, against the literal
+//! reference minimax (random positions with few empties, both scorings, supplies near
+//! exhaustion), Reversi transcripts and disc supplies in the notation, `analyze --check` under
+//! Reversi rules, and the Othello default path untouched by the new options.
 
 use osolve::board::random::Rng;
 use osolve::board::rules::{Rules, Scoring, Supplies, Variant};

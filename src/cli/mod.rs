@@ -1,8 +1,9 @@
 //! Command-line front end: clap definitions and dispatch, at the top of cli/. Each subcommand
 //! has its own file with its argument struct and a `run` that builds options, calls a library
 //! driver and prints through `osolve::report`; what several of them share lies below them
-//! (`args`, `inputs`, `interrupt`, `exit`, `paths`), and none of them imports this module. No
-//! search or parsing logic lives here.
+//! (`args`, `variant`, `estimate`, `inputs`, `interrupt`, `exit`, `paths`, `spinner`, and
+//! `batch` for `analyze` and `games`), and none of them imports this module. No search or
+//! parsing logic lives here.
 
 mod analyze;
 mod args;

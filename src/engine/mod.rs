@@ -1,10 +1,11 @@
 //! The playing engine behind the text protocols (`osolve gtp`, `osolve nboard`): the game
 //! position with its history for undo, the time control, and the choice of a move or of hints
-//! in a position. Where the exact solver can finish in the time given (the solver's own time
-//! limit decides), moves and hints carry exact scores; a little beyond it hints carry a
-//! win/draw/loss proof; beyond that the middle-game search ([`midgame`]) decides on the learned
-//! evaluation. It knows boards, the solver and the
-//! evaluation; it never reads commands or writes responses (that is `protocol`'s job).
+//! in a position. Where the exact solver may finish in the time given (a measured growth per
+//! empty decides whether to try, the solver's own time limit stops it), moves and hints carry
+//! exact scores; a little beyond it hints carry a win/draw/loss proof; beyond that the
+//! middle-game search ([`midgame`]) decides on the learned evaluation. The same search gives
+//! the drivers' estimates (`--depth N`) behind [`estimate`]. It knows boards, the solver and
+//! the evaluation; it never reads commands or writes responses (that is `protocol`'s job).
 
 pub mod estimate;
 pub mod midgame;

@@ -1,7 +1,8 @@
 //! The learned evaluation: a prediction of the final disc differential for the side to move,
 //! as a sum of pattern weights (see [`patterns`]) plus mobility terms and a bias, with one
-//! weight set per two empties. The search uses it only to order moves, never to decide a
-//! score. The weights ship with the binary (`data/eval.bin`, made by `osolve train`); this
+//! weight set per two empties. The exact solver uses it only to order moves and to guess
+//! (ProbCut and the aspiration window of its selective passes), never to decide a score; the
+//! middle-game search of `engine` scores with it. The weights ship with the binary (`data/eval.bin`, made by `osolve train`); this
 //! module knows the feature layout and the file format, not how the weights were fitted.
 
 pub mod patterns;

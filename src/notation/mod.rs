@@ -1,6 +1,6 @@
-//! Text to [`Position`]s and back: board strings (64 cells and the side to move, also as an
-//! 8-line diagram with or without coordinates), OBF lines with their move scores, and game
-//! transcripts from the standard start. Files are streamed line by line, every position
+//! Text to [`Position`](crate::board::Position)s and back: board strings (64 cells and the
+//! side to move, also as an 8-line diagram with or without coordinates), OBF lines with their
+//! move scores, and game transcripts from the standard start. Files are streamed line by line, every position
 //! carrying its [`Source`] (`file:line`), every failure a [`ParseError`] that says where and what
 //! was expected. Under Reversi rules ([`parse_text_with`], [`PositionReader::with_variant`])
 //! transcripts start from the empty board, a board string may end with the discs left to each

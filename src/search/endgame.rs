@@ -1,7 +1,7 @@
 //! The deep search of the exact solver and its entry: [`Search::search`] picks the layer for a
 //! position's empties, the last empties (`last`) at `SHALLOW_MAX` and below, `deep` above:
 //! the move list ordered by `ordering`, the lock-free near table below `TT_MIN` empties and the
-//! `DashMap` table from there, enhanced transposition cutoff (whose probes become the
+//! sharded deep table (`tt`) from there, enhanced transposition cutoff (whose probes become the
 //! children's [`Hint`]s), ProbCut in selective searches, and Young Brothers Wait splits on
 //! rayon. All fail-soft alpha-beta on exact final scores. Generic over the rules
 //! ([`GameRules`]): `deep` walks the rules' state, the layers below it see only bitboards and

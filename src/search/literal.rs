@@ -1,7 +1,8 @@
 //! The rules of every variant written out literally, for tests: a board of 64 cells, each move
 //! found by walking the eight directions square by square, the centre rule and the disc supplies
 //! checked as the rules state them, and plain minimax over the whole game tree. It shares no
-//! move code with [`crate::board::rules::Game`] or the bitboards, so agreeing with it means something.
+//! move code with [`crate::board::rules::GameRules`] or the bitboards, so agreeing with it
+//! means something.
 //! Exponential: use it on positions with few empty squares.
 
 use crate::board::{Color, Position, Square};

@@ -1,7 +1,13 @@
 //! The exact solver: turns a [`Position`] into a [`Solution`] (score, best move, principal
-//! variation, nodes), or, when a stop request or a limit ([`Limits`]) ends the search first,
-//! into an [`Unfinished`] report of the bounds it proved. Never reads files, prints, or knows
-//! about terminals; its options are the plain [`SolveOptions`] struct.
+//! variation, final count, nodes) under the position's own rules and scoring. Its face is
+//! [`Solver`] with five solving methods: [`Solver::solve`], [`Solver::score_moves`],
+//! [`Solver::best_moves`], [`Solver::score`] (no principal variation) and
+//! [`Solver::check_feasible`]; the first four answer `Err(`[`SolveError`]`)` for a refusal (too
+//! many empties without a limit or `force`) or a stop (a request through a [`StopHandle`], or a
+//! limit of [`Limits`]) with the bounds it proved ([`Unfinished`]). `Solver` is not generic:
+//! its methods turn the position's rules into the type parameter of the one search
+//! ([`GameRules`]), in one place. Never reads files, prints, or knows about terminals; its
+//! options are the plain [`SolveOptions`] struct.
 
 pub mod endgame;
 pub mod eval_search;
@@ -219,8 +225,9 @@ impl Solver {
         self.threads
     }
 
-    /// Limits every later call (each call of `solve`, `score_moves`, `best_moves` and their
-    /// `try_` forms on one position has the whole budget); [`Limits::NONE`] removes them.
+    /// Limits every later call (each call of a solving method on one position has the whole
+    /// budget; [`Solver::check_feasible`] accepts every position then); [`Limits::NONE`]
+    /// removes them.
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
     }
@@ -231,7 +238,9 @@ impl Solver {
     }
 
     /// A handle that stops this solver's searches from another thread. Once stopped, every
-    /// later call returns [`Stopped`].
+    /// search stops at once, until [`Solver::resume`]: a solving call that must search returns
+    /// [`SolveError::Unfinished`] with [`StopReason::Interrupted`]
+    /// ([`SolveError::is_interrupted`]).
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle(self.stop.clone())
     }
@@ -504,7 +513,7 @@ impl Solver {
     /// use osolve::notation::parse_position;
     /// use osolve::search::{SolveOptions, Solver};
     ///
-    /// // 12 empties, black to move.
+    /// // 14 empties, black to move.
     /// let position: Position =
     ///     parse_position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")?.position;
     /// let options = SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() };
@@ -599,7 +608,7 @@ impl Solver {
     /// use osolve::notation::parse_position;
     /// use osolve::search::{SolveOptions, Solver};
     ///
-    /// // 12 empties, black to move.
+    /// // 14 empties, black to move.
     /// let position: Position =
     ///     parse_position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")?.position;
     /// let options = SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() };
@@ -683,7 +692,7 @@ impl Solver {
     /// use osolve::notation::parse_position;
     /// use osolve::search::{SolveOptions, Solver};
     ///
-    /// // 12 empties, black to move.
+    /// // 14 empties, black to move.
     /// let position: Position =
     ///     parse_position("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")?.position;
     /// let options = SolveOptions { threads: 1, hash_mb: 4, ..SolveOptions::default() };

@@ -1,8 +1,10 @@
-//! What the solver answers: the exact result of a solve ([`Solution`], its first move
-//! [`BestMove`], the [`FinalCount`] under any rules), one move's score
-//! ([`MoveScore`]), and what a search that ended early had proven ([`Unfinished`] with its
-//! [`Bounds`] and [`StopReason`]), or why it was not started ([`TooManyEmpties`]) or gave
-//! nothing ([`Stopped`]). Plain data: it knows boards and squares, nothing of the search.
+//! What the solver answers: the result of a solve ([`Solution`], its first move [`BestMove`],
+//! the [`FinalCount`] under any rules, its [`Exactness`]: proven, or the estimate of
+//! `engine::estimate` in the same type), one move's score ([`MoveScore`]), and what a search
+//! that ended early had proven ([`Unfinished`] with its [`Bounds`] and [`StopReason`]), or why
+//! it was not started ([`TooManyEmpties`]); [`Stopped`] is the stop of the callers that give
+//! nothing then (the estimator, the batch driver). Plain data: it knows boards and squares,
+//! nothing of the search.
 
 use std::fmt;
 use std::time::Duration;
