@@ -1,13 +1,13 @@
 //! `osolve analyze`: the exact score of every move of every position in files. Parses the
-//! arguments, opens (or, with `--resume`, reads back and trims) the output, writes and flushes
-//! each finished position through `osolve::report::analyze`, draws the progress on standard
-//! error, and turns the run's summary into an exit code. The work itself is
+//! arguments, opens (or, with `--resume`, continues) the output through
+//! `osolve::drivers::output`, writes each finished position as `osolve::report::analyze` words
+//! it, shows the progress on standard error, and turns the run's summary into an exit code. The work itself is
 //! `osolve::drivers::analyze::analyze` under every `--rules` and `--scoring`; what it shares with
 //! `osolve games` is in `super::batch`. With `--svg DIR`
 //! each position's picture, with its move scores, goes to DIR.
 
 use super::args::{LimitArgs, REFUSED_HINT};
-use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output, ResultOptions};
+use super::batch::{end_run, exit_code, BatchArgs, Ended, Progress};
 use super::estimate::EstimateArgs;
 use super::exit::EXIT_BAD_INPUT;
 use super::inputs::open_input;
@@ -21,6 +21,7 @@ use osolve::drivers::analyze::{
     Sink, Summary,
 };
 use osolve::drivers::batch::{self, Shard};
+use osolve::drivers::output::{Output, ResultOptions};
 use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format, Recorded};
 use osolve::report::picture::{Marks, Picture};
@@ -154,13 +155,14 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
                 Some("official"),
             ),
         ],
-        record: format.options_record(),
+        record: Box::new(format.options_record()),
     };
     // With --check, the scores of the positions a resumed output holds, to count them in the
     // verdict as an uninterrupted run would.
     let mut recorded = Vec::new();
-    let mut output = open_output(
-        batch,
+    let mut output = Output::open(
+        batch.output.as_deref(),
+        batch.resume,
         format.header(),
         &format,
         &result_options,
@@ -170,7 +172,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         },
     )?;
     let driver = batch.options(shard, &output);
-    batch.show_progress(
+    let progress = batch.show_progress(
         &mut output,
         || positions_work(&args.files, shard),
         ("position", "positions"),
@@ -189,13 +191,14 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         force: args.limits.force,
         depth: args.estimate.depth,
         // A deep position's search shows its progress in the bar.
-        progress: output.progress.live(),
+        progress: progress.live(),
     };
     let mut sink = CliSink {
         recorded: recorded.into_iter(),
         resumed_check: Summary::default(),
         check: args.check.then_some(options.clone()),
         output,
+        progress,
         format,
         strict: args.strict,
         pictures,
@@ -211,7 +214,14 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         resumed: s.resumed,
     };
     let items = ("position", "positions");
-    let mut summary = match end_run(batch, &mut sink.output, result, items, ended)? {
+    let mut summary = match end_run(
+        batch,
+        &sink.output,
+        &mut sink.progress,
+        result,
+        items,
+        ended,
+    )? {
         Ok(summary) => summary,
         Err(code) => return Ok(code),
     };
@@ -251,6 +261,7 @@ struct CliSink {
     /// With --check, the options to check with.
     check: Option<AnalyzeOptions>,
     output: Output,
+    progress: Progress,
     format: Format,
     strict: bool,
     /// Where the pictures go (`--svg DIR`).
@@ -301,8 +312,7 @@ impl Sink for CliSink {
                 tally.wrong += 1;
                 for mismatch in &mismatches {
                     let line = report::mismatch_text(&parsed.source, mismatch);
-                    self.output
-                        .progress
+                    self.progress
                         .message(&format!("{line} (already in the output)"));
                 }
             }
@@ -319,15 +329,14 @@ impl Sink for CliSink {
         if let Some(mismatches) = &analysis.check {
             for mismatch in mismatches {
                 let line = report::mismatch_line(analysis, mismatch);
-                self.output.progress.message(&line);
+                self.progress.message(&line);
             }
         }
         Ok(())
     }
 
     fn bad_line(&mut self, error: &ParseError) -> io::Result<()> {
-        self.output
-            .progress
+        self.progress
             .message(&format!("{error} ({})", self.what_next()));
         Ok(())
     }
@@ -335,7 +344,7 @@ impl Sink for CliSink {
     fn refused(&mut self, parsed: &Parsed, reason: &TooManyEmpties) -> io::Result<()> {
         let what = self.what_next();
         let line = format!("{}: {reason}; {REFUSED_HINT} ({what})", parsed.source);
-        self.output.progress.message(&line);
+        self.progress.message(&line);
         Ok(())
     }
 }

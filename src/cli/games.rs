@@ -1,12 +1,13 @@
 //! `osolve games`: solves the games of game databases (WThor, GGF, transcript lists) from N
 //! empties to their end and checks WThor's recorded theoretical scores. Parses the arguments,
-//! opens (or resumes) the output, writes and flushes each finished game through
-//! `osolve::report::games`, reports bad games and disagreements on standard error, and turns
-//! the summary into an exit code. The work itself is `osolve::games::analysis`; the output,
-//! resume, shard and progress handling are shared with `osolve analyze` (`super::batch`).
+//! opens (or resumes) the output through `osolve::drivers::output`, writes each finished game
+//! as `osolve::report::games` words it, reports bad games and disagreements on standard error,
+//! and turns the summary into an exit code. The work itself is `osolve::games::analysis`; the
+//! output, resume, shard and progress options are shared with `osolve analyze`
+//! (`super::batch`).
 
 use super::args::{LimitArgs, REFUSED_HINT};
-use super::batch::{end_run, exit_code, open_output, BatchArgs, Ended, Output, ResultOptions};
+use super::batch::{end_run, exit_code, BatchArgs, Ended, Progress};
 use super::exit::EXIT_BAD_INPUT;
 use super::inputs::check_readable;
 use super::interrupt::interrupt;
@@ -15,6 +16,7 @@ use super::show::{write_file, PictureTarget};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use osolve::drivers::batch::{self, Shard};
+use osolve::drivers::output::{Output, ResultOptions};
 use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOptions, GamesSummary};
 use osolve::games::players::Players;
 use osolve::games::wthor::Names;
@@ -172,13 +174,14 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
             ),
             ("--from-end", args.from_end.then(String::new), None),
         ],
-        record: format.options_record(),
+        record: Box::new(format.options_record()),
     };
     // The theoretical scores of the games a resumed output holds, to count them in the
     // verdict as an uninterrupted run would.
     let mut recorded = Vec::new();
-    let mut output = open_output(
-        batch,
+    let mut output = Output::open(
+        batch.output.as_deref(),
+        batch.resume,
         format.header(),
         &format,
         &result_options,
@@ -194,7 +197,7 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         force: args.limits.force,
         from_end: args.from_end,
     };
-    batch.show_progress(
+    let progress = batch.show_progress(
         &mut output,
         || count_games(&args.files, shard, args.from_end).map(|games| vec![1.0; games]),
         ("game", "games"),
@@ -204,6 +207,7 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         resumed_check: GamesSummary::default(),
         from_end: args.from_end,
         output,
+        progress,
         format,
         pictures,
         players: args.players.as_ref().map(|_| Players::default()),
@@ -224,7 +228,14 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
     {
         write_file(path, players_file(format, &players.sorted()).as_bytes())?;
     }
-    let mut summary = match end_run(batch, &mut sink.output, result, ("game", "games"), ended)? {
+    let mut summary = match end_run(
+        batch,
+        &sink.output,
+        &mut sink.progress,
+        result,
+        ("game", "games"),
+        ended,
+    )? {
         Ok(summary) => summary,
         Err(code) => return Ok(code),
     };
@@ -257,6 +268,7 @@ struct CliSink {
     /// `--from-end`: where the position of a game that ended early is.
     from_end: bool,
     output: Output,
+    progress: Progress,
     format: Format,
     /// Where the pictures go (`--svg DIR`).
     pictures: Option<PictureTarget>,
@@ -277,8 +289,7 @@ impl batch::Sink<GameWork> for CliSink {
         let exact = self.recorded.next().flatten();
         if let Some(d) = self.resumed_check.add_resumed(game, exact, self.from_end) {
             let line = report::disagreement_line(&d.game, &d.theoretical);
-            self.output
-                .progress
+            self.progress
                 .message(&format!("{line} (already in the output)"));
         }
         Ok(())
@@ -297,7 +308,7 @@ impl batch::Sink<GameWork> for CliSink {
         }
         if let Some(theoretical) = analysis.theoretical.filter(|t| !t.agrees()) {
             let line = report::disagreement_line(&analysis.game.id.to_string(), &theoretical);
-            self.output.progress.message(&line);
+            self.progress.message(&line);
         }
         Ok(())
     }
@@ -308,13 +319,13 @@ impl batch::Sink<GameWork> for CliSink {
         } else {
             "skipped"
         };
-        self.output.progress.message(&format!("{error} ({hint})"));
+        self.progress.message(&format!("{error} ({hint})"));
         Ok(())
     }
 
     fn refused(&mut self, game: Game, reason: TooManyEmpties) -> io::Result<()> {
         let line = format!("{}: {reason}; {REFUSED_HINT} (skipped)", game.id);
-        self.output.progress.message(&line);
+        self.progress.message(&line);
         Ok(())
     }
 }

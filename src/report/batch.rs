@@ -1,9 +1,13 @@
 //! What the batch commands (`osolve analyze`, `osolve games`) share in their output: the
-//! progress line, durations, CSV fields, and reading back which records an output already
-//! holds for `--resume` (fingerprints of each record's key). Strings in, strings out.
+//! record of the options, the progress line and its ETA, the message of an interrupted run,
+//! CSV fields. Strings in, strings out: opening, reading back and checking an output is
+//! [`crate::drivers::output`]'s (whose [`Written`] and [`fingerprint`] the readers of each
+//! format use, named here too).
 
 use std::time::Duration;
 
+use crate::drivers::output::OptionsLine;
+pub use crate::drivers::output::{fingerprint, Written};
 use crate::units::{format_count, format_duration, format_mnps, per_second};
 
 /// How an output's first line records the options that changed its results: a comment line
@@ -35,6 +39,16 @@ impl OptionsRecord {
     /// The options a record line (without its newline) names; `None` when it is not one.
     pub fn read(self, line: &str) -> Option<String> {
         read_options_record(self.command, self.style, line)
+    }
+}
+
+impl OptionsLine for OptionsRecord {
+    fn write(&self, options: &str) -> String {
+        OptionsRecord::write(*self, options)
+    }
+
+    fn read(&self, line: &str) -> Option<String> {
+        OptionsRecord::read(*self, line)
     }
 }
 
@@ -149,25 +163,34 @@ pub fn progress_line(
     line
 }
 
-/// What an existing output holds, for `--resume`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Written {
-    /// The [`fingerprint`] of the key of every whole record, in order (8 bytes a record
-    /// however long the output): a position's board string, a game's name and moves.
-    pub keys: Vec<u64>,
-    /// Bytes to keep: the whole records (and the CSV header). Anything after it is a record cut
-    /// short by an interruption, to be written again.
-    pub keep: u64,
-    /// Whether the kept bytes already hold the header.
-    pub has_header: bool,
+/// The ETA of the progress bar: `ETA 7m 56s`, or `ETA -` when the time left is not known.
+pub fn eta_text(left: Option<Duration>) -> String {
+    match left {
+        Some(left) => format!("ETA {}", format_duration(left)),
+        None => "ETA -".to_string(),
+    }
 }
 
-/// A 64-bit fingerprint of a record's key (FNV-1a), to compare a resumed output's records with
-/// the input's without keeping the strings.
-pub fn fingerprint(key: &str) -> u64 {
-    key.bytes().fold(0xCBF2_9CE4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01B3)
-    })
+/// What an interrupted run says: `interrupted: 14 positions finished and written to ffo.obf
+/// (14 in all); run the same command with --resume to finish` (`done` in this run, `before`
+/// already in the output; `items` names one and many; the advice only for a `file` output).
+pub fn interrupted_message(
+    done: usize,
+    before: usize,
+    items: (&str, &str),
+    output_name: &str,
+    file: bool,
+) -> String {
+    let again = if file {
+        "; run the same command with --resume to finish"
+    } else {
+        ""
+    };
+    format!(
+        "interrupted: {done} {} finished and written to {output_name} ({} in all){again}",
+        if done == 1 { items.0 } else { items.1 },
+        before + done,
+    )
 }
 
 #[cfg(test)]
@@ -191,6 +214,22 @@ mod tests {
         );
         let line = progress_line(3, None, "games", 0, Duration::from_secs(4000), None);
         assert_eq!(line, "progress: 3 games, 0 nodes, 0.0 Mn/s, 1h 06m elapsed");
+    }
+
+    #[test]
+    fn etas_and_interrupted_runs() {
+        assert_eq!(eta_text(Some(Duration::from_secs(476))), "ETA 7m 56s");
+        assert_eq!(eta_text(None), "ETA -");
+        let items = ("position", "positions");
+        assert_eq!(
+            interrupted_message(14, 3, items, "ffo.obf", true),
+            "interrupted: 14 positions finished and written to ffo.obf (17 in all); run the \
+             same command with --resume to finish"
+        );
+        assert_eq!(
+            interrupted_message(1, 0, ("game", "games"), "standard output", false),
+            "interrupted: 1 game finished and written to standard output (1 in all)"
+        );
     }
 
     #[test]
