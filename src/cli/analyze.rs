@@ -24,6 +24,7 @@ use osolve::drivers::batch::{self, Shard};
 use osolve::drivers::output::{Output, ResultOptions};
 use osolve::notation::{format_board, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format, Recorded};
+use osolve::report::batch::{already_in_output, refusal, skipped_line, what_next};
 use osolve::report::picture::{Marks, Picture};
 use osolve::search::{StopHandle, TooManyEmpties};
 use std::io;
@@ -312,8 +313,7 @@ impl Sink for CliSink {
                 tally.wrong += 1;
                 for mismatch in &mismatches {
                     let line = report::mismatch_text(&parsed.source, mismatch);
-                    self.progress
-                        .message(&format!("{line} (already in the output)"));
+                    self.progress.message(&already_in_output(&line));
                 }
             }
             None => tally.unchecked += 1,
@@ -336,26 +336,15 @@ impl Sink for CliSink {
     }
 
     fn bad_line(&mut self, error: &ParseError) -> io::Result<()> {
-        self.progress
-            .message(&format!("{error} ({})", self.what_next()));
+        let what_next = what_next(self.strict);
+        self.progress.message(&skipped_line(error, what_next));
         Ok(())
     }
 
     fn refused(&mut self, parsed: &Parsed, reason: &TooManyEmpties) -> io::Result<()> {
-        let what = self.what_next();
-        let line = format!("{}: {reason}; {REFUSED_HINT} ({what})", parsed.source);
-        self.progress.message(&line);
+        let refused = refusal(&parsed.source, reason, REFUSED_HINT);
+        let what_next = what_next(self.strict);
+        self.progress.message(&skipped_line(refused, what_next));
         Ok(())
-    }
-}
-
-impl CliSink {
-    /// What happens after a bad line or a refused position.
-    fn what_next(&self) -> &'static str {
-        if self.strict {
-            "stopping (--strict)"
-        } else {
-            "skipped"
-        }
     }
 }

@@ -21,6 +21,9 @@ use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOption
 use osolve::games::players::Players;
 use osolve::games::wthor::Names;
 use osolve::games::{count_games, inputs, Game, GameError, GameErrorKind};
+use osolve::report::batch::{
+    already_in_output, refusal, skipped_line, what_next, SKIPPED_UNFINISHED,
+};
 use osolve::report::chart::game_svg;
 use osolve::report::games::{self as report, Format};
 use osolve::report::players::{players_file, PlayersFormat};
@@ -289,8 +292,7 @@ impl batch::Sink<GameWork> for CliSink {
         let exact = self.recorded.next().flatten();
         if let Some(d) = self.resumed_check.add_resumed(game, exact, self.from_end) {
             let line = report::disagreement_line(&d.game, &d.theoretical);
-            self.progress
-                .message(&format!("{line} (already in the output)"));
+            self.progress.message(&already_in_output(&line));
         }
         Ok(())
     }
@@ -314,18 +316,19 @@ impl batch::Sink<GameWork> for CliSink {
     }
 
     fn bad(&mut self, error: GameError) -> io::Result<()> {
-        let hint = if matches!(error.kind, GameErrorKind::Unfinished { .. }) {
-            "skipped; --from-end solves it from where it stopped"
+        let what_next = if matches!(error.kind, GameErrorKind::Unfinished { .. }) {
+            SKIPPED_UNFINISHED
         } else {
-            "skipped"
+            what_next(false)
         };
-        self.progress.message(&format!("{error} ({hint})"));
+        self.progress.message(&skipped_line(error, what_next));
         Ok(())
     }
 
     fn refused(&mut self, game: Game, reason: TooManyEmpties) -> io::Result<()> {
-        let line = format!("{}: {reason}; {REFUSED_HINT} (skipped)", game.id);
-        self.progress.message(&line);
+        let refused = refusal(&game.id, reason, REFUSED_HINT);
+        self.progress
+            .message(&skipped_line(refused, what_next(false)));
         Ok(())
     }
 }

@@ -16,6 +16,7 @@ use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
 use osolve::board::rules::Variant;
 use osolve::drivers::solve::{solve_each_with, EachSink};
 use osolve::notation::{parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
+use osolve::report::batch::refusal;
 use osolve::report::solve::{solved_report, stopped_report, Format};
 use osolve::report::unfinished::StoppedSolve;
 use osolve::search::{Solution, SolveError, SolveOptions, Solver};
@@ -280,7 +281,7 @@ impl EachSink for Printer<'_> {
             Err(SolveError::Refused(refused)) => {
                 self.bad_input = true;
                 self.out.flush()?;
-                eprintln!("osolve: {source}: {refused}; {REFUSED_HINT}");
+                eprintln!("osolve: {}", refusal(source, refused, REFUSED_HINT));
                 return Ok(());
             }
             Err(SolveError::Unfinished(unfinished)) => {

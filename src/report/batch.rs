@@ -4,6 +4,7 @@
 //! [`crate::drivers::output`]'s (whose [`Written`] and [`fingerprint`] the readers of each
 //! format use, named here too).
 
+use std::fmt::Display;
 use std::time::Duration;
 
 use crate::drivers::output::OptionsLine;
@@ -171,6 +172,37 @@ pub fn eta_text(left: Option<Duration>) -> String {
     }
 }
 
+/// What becomes of an input item that cannot be read or is refused: `skipped`, or the end of
+/// a `--strict` run.
+pub fn what_next(strict: bool) -> &'static str {
+    if strict {
+        "stopping (--strict)"
+    } else {
+        "skipped"
+    }
+}
+
+/// What becomes of a game that stops before its end without `--from-end`.
+pub const SKIPPED_UNFINISHED: &str = "skipped; --from-end solves it from where it stopped";
+
+/// The line of an input item left out: `what` (the error, the refusal) and what becomes of it
+/// (`what_next`): `in.obf:3:1: ... (skipped)`.
+pub fn skipped_line(what: impl Display, what_next: &str) -> String {
+    format!("{what} ({what_next})")
+}
+
+/// The refusal of an item with too many empties at `place` (`in.obf:3`, a game's name):
+/// `<place>: <reason>; <hint>`, the hint what the user can do about it.
+pub fn refusal(place: impl Display, reason: impl Display, hint: &str) -> String {
+    format!("{place}: {reason}; {hint}")
+}
+
+/// A line about a record that a resumed output already holds (a wrong score, a disagreement):
+/// `<line> (already in the output)`.
+pub fn already_in_output(line: &str) -> String {
+    format!("{line} (already in the output)")
+}
+
 /// What an interrupted run says: `interrupted: 14 positions finished and written to ffo.obf
 /// (14 in all); run the same command with --resume to finish` (`done` in this run, `before`
 /// already in the output; `items` names one and many; the advice only for a `file` output).
@@ -229,6 +261,24 @@ mod tests {
         assert_eq!(
             interrupted_message(1, 0, ("game", "games"), "standard output", false),
             "interrupted: 1 game finished and written to standard output (1 in all)"
+        );
+    }
+
+    #[test]
+    fn lines_of_items_left_out() {
+        let refused = refusal("in.obf:3", "38 empties", "use --force");
+        assert_eq!(refused, "in.obf:3: 38 empties; use --force");
+        assert_eq!(
+            skipped_line(&refused, what_next(false)),
+            "in.obf:3: 38 empties; use --force (skipped)"
+        );
+        assert_eq!(
+            skipped_line("in.obf:4:1: bad", what_next(true)),
+            "in.obf:4:1: bad (stopping (--strict))"
+        );
+        assert_eq!(
+            already_in_output("in.obf:2: wrong"),
+            "in.obf:2: wrong (already in the output)"
         );
     }
 
