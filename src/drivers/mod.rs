@@ -4,8 +4,8 @@
 //! stopping) and write to an [`output`] (opened, resumed, checked and counted there);
 //! [`solve`] solves the positions of `osolve solve` one after the other, and many
 //! positions held in memory through the batch driver (the face for bindings); [`show`] finds the
-//! marks of `osolve show`'s pictures; [`bench`] runs the benchmark suites and [`perft`] counts
-//! move-generation trees.
+//! marks of `osolve show`'s pictures; [`bench`](mod@bench) runs the benchmark suites and
+//! [`perft`] counts move-generation trees.
 //! A driver never parses arguments and never prints.
 
 pub mod analyze;

@@ -318,9 +318,9 @@ pub type Watcher = Box<dyn FnMut(&Counters)>;
 
 impl Output {
     /// Opens the output: standard output (`path` is `None`), a new (truncated) file, or with
-    /// `resume` the existing file, whose whole records `written` reads back from its line
-    /// given (the record cut short at its end is trimmed only once the first new record is
-    /// written). `header` is written at the top of a new output, after the record of `options`
+    /// `resume` the existing file, whose whole records `written` reads back (handed the reader
+    /// and the number of the line it starts at; the record cut short at the end is trimmed
+    /// only once the first new record is written). `header` is written at the top of a new output, after the record of `options`
     /// in a file; a resumed output whose record differs from `options` is refused before
     /// anything is changed. `format` names the format in messages.
     pub fn open(
