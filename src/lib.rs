@@ -3,12 +3,12 @@
 //! Data flows one way, under every rule set: text -> [`notation`] -> [`board::Position`] (with
 //! its rules, [`board::rules`]) -> [`search::Solver`] -> [`search::Solution`] -> [`report`].
 //! The board knows only the game; the search knows nothing of files or terminals; the drivers
-//! connect them: [`drivers`] (`solve`, `analyze`, `show`, `bench`, `perft`), [`games`] and
-//! [`learn`], the batch ones (`analyze`, `games`, and `drivers::solve::solve_all` for
-//! positions held in memory) through the shared [`drivers::batch`] driver. [`games`] also
-//! reads game databases (WThor, GGF, transcript lists) into replayed games; [`engine`] and
-//! [`protocol`] play games over GTP and NBoard; [`eval`] is the learned evaluation that orders
-//! moves and makes estimates.
+//! connect them: [`drivers`] (`solve`, `analyze`, `show`, `bench`, `perft`, and `output`, the
+//! batch commands' output), [`games`] and [`learn`], the batch ones (`analyze`, `games`, and
+//! `drivers::solve::solve_all` for positions held in memory) through the shared
+//! [`drivers::batch`] driver. [`games`] also reads game databases (WThor, GGF, transcript
+//! lists) into replayed games; [`engine`] and [`protocol`] play games over GTP and NBoard;
+//! [`eval`] is the learned evaluation that orders moves and makes estimates.
 //!
 //! `unsafe` is denied crate-wide and allowed only in four small modules, each block with a
 //! SAFETY comment: the AVX2 kernels `board::flip_avx2` and `board::moves_avx2` (each beside

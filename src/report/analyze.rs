@@ -1,7 +1,8 @@
 //! The formats of `osolve analyze`: an [`Analysis`] as an OBF line (Edax's, so files
 //! interoperate), a JSON line or CSV rows; the mismatch lines and verdict of `--check`; the
 //! final summary; and, for `--resume`, reading back which positions an output already holds
-//! (the progress line and the rest that `osolve games` shares are in [`super::batch`]). Strings in, strings out: it never prints and never touches a file.
+//! (the progress line and the rest that `osolve games` shares are in [`super::batch`]).
+//! Strings in, strings out: it never prints and never touches a file.
 
 use std::fmt;
 use std::io::BufRead;
