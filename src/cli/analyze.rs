@@ -17,13 +17,13 @@ use super::show::{write_svg, PictureTarget};
 use super::variant::VariantArgs;
 use clap::{Args, ValueEnum};
 use osolve::drivers::analyze::{
-    analyze, check_scores, count_positions, inputs_with, positions_work, Analysis, AnalyzeOptions,
+    analyze, count_positions, inputs_with, positions_work, Analysis, AnalyzeOptions, Recorded,
     Sink, Summary,
 };
 use osolve::drivers::batch::{self, Shard};
 use osolve::drivers::output::{Output, ResultOptions};
 use osolve::notation::{format_board, ParseError, Parsed};
-use osolve::report::analyze::{self as report, Format, Recorded};
+use osolve::report::analyze::{self as report, Format};
 use osolve::report::batch::{already_in_output, refusal, skipped_line, what_next};
 use osolve::report::picture::{Marks, Picture};
 use osolve::search::{StopHandle, TooManyEmpties};
@@ -227,12 +227,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         Err(code) => return Ok(code),
     };
     // The verdict of the whole output: the resumed positions count as if checked now.
-    let before = &sink.resumed_check;
-    summary.checked += before.checked;
-    summary.correct += before.correct;
-    summary.wrong += before.wrong;
-    summary.unchecked += before.unchecked;
-    summary.estimated += before.estimated;
+    summary.merge_resumed(&sink.resumed_check);
     if batch.quiet {
         if args.check {
             eprintln!("{}", report::check_verdict(&summary));
@@ -294,29 +289,9 @@ impl Sink for CliSink {
         let (Some(options), Some(recorded)) = (&self.check, self.recorded.next()) else {
             return Ok(());
         };
-        let tally = &mut self.resumed_check;
-        if recorded.unfinished {
-            return Ok(());
-        }
-        // Exactness is absolute: estimates are never checked, as in an uninterrupted run.
-        if recorded.estimate {
-            tally.estimated += 1;
-            return Ok(());
-        }
-        match check_scores(parsed, &recorded.moves, recorded.best_score, options) {
-            Some(mismatches) if mismatches.is_empty() => {
-                tally.checked += 1;
-                tally.correct += 1;
-            }
-            Some(mismatches) => {
-                tally.checked += 1;
-                tally.wrong += 1;
-                for mismatch in &mismatches {
-                    let line = report::mismatch_text(&parsed.source, mismatch);
-                    self.progress.message(&already_in_output(&line));
-                }
-            }
-            None => tally.unchecked += 1,
+        for mismatch in self.resumed_check.add_resumed(parsed, &recorded, options) {
+            let line = report::mismatch_text(&parsed.source, &mismatch);
+            self.progress.message(&already_in_output(&line));
         }
         Ok(())
     }

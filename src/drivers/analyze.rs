@@ -191,6 +191,65 @@ impl Summary {
     pub fn nps(&self) -> f64 {
         crate::units::per_second(self.nodes, self.time)
     }
+
+    /// Counts in the check (`options.check`) a position that a resumed output already holds,
+    /// as [`analyze`] counted it when it was analysed: `recorded` is what its record says
+    /// (read back by `report::analyze::written_from`), `parsed` its input line. A record of
+    /// estimates counts as estimated and is not checked; one of bounds (a limit stopped its
+    /// search) is not counted. Returns the differences of the record from the input's
+    /// annotations (empty when it agrees or there is nothing to compare).
+    pub fn add_resumed(
+        &mut self,
+        parsed: &Parsed,
+        recorded: &Recorded,
+        options: &AnalyzeOptions,
+    ) -> Vec<Mismatch> {
+        if recorded.unfinished {
+            return Vec::new();
+        }
+        // Exactness is absolute: estimates are never checked, as in an uninterrupted run.
+        if recorded.estimate {
+            self.estimated += 1;
+            return Vec::new();
+        }
+        let Some(mismatches) = check_scores(parsed, &recorded.moves, recorded.best_score, options)
+        else {
+            self.unchecked += 1;
+            return Vec::new();
+        };
+        self.checked += 1;
+        if mismatches.is_empty() {
+            self.correct += 1;
+        } else {
+            self.wrong += 1;
+        }
+        mismatches
+    }
+
+    /// Adds the check of `before` (the positions a resumed output already holds, counted by
+    /// [`Summary::add_resumed`]) to this run's, so that the verdict is that of the whole
+    /// output: checked, correct, wrong, unchecked and estimated positions.
+    pub fn merge_resumed(&mut self, before: &Summary) {
+        self.checked += before.checked;
+        self.correct += before.correct;
+        self.wrong += before.wrong;
+        self.unchecked += before.unchecked;
+        self.estimated += before.estimated;
+    }
+}
+
+/// The scores a resumed output records for one position (`report::analyze` reads them back),
+/// for `check` to count it again ([`Summary::add_resumed`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// The scored moves, as written.
+    pub moves: Vec<MoveScore>,
+    /// The best score (a finished game's final score).
+    pub best_score: i32,
+    /// A limit stopped the search: the record holds bounds (not checked).
+    pub unfinished: bool,
+    /// The record holds estimates (not checked).
+    pub estimate: bool,
 }
 
 /// Receives the results of a run, always from the thread that called [`analyze`] and always in
@@ -736,6 +795,78 @@ d3c5c6e3b5b7f2c3c7b6a6a7b3c8f6c4a8a2f3b8b4a3a4a5b2d7d6c1d8f5g6g3c2e1e2f4g2f1g5e7
         // Line 4 says B2 scores +4; it scores +0.
         assert_eq!((summary.checked, summary.correct, summary.wrong), (2, 1, 1));
         assert_eq!(summary.unchecked, 1);
+    }
+
+    /// The records of a resumed output count in the check as the run that wrote them counted
+    /// its positions: line 1's record agrees with its annotations, line 4's gives B2 +0 where
+    /// the line says +4, line 3 carries no annotation; a record of estimates is estimated, one
+    /// of bounds is not counted.
+    #[test]
+    fn resumed_records_count_in_the_check_as_the_run_that_wrote_them() {
+        let options = AnalyzeOptions {
+            threads: 1,
+            hash_mb: 4,
+            check: true,
+            ..AnalyzeOptions::default()
+        };
+        let parsed: Vec<Parsed> = PositionReader::new(io::Cursor::new(LINES.as_bytes()), "t")
+            .filter_map(Result::ok)
+            .collect();
+        let scores = |moves: &[(&str, i32)]| -> Vec<MoveScore> {
+            let square = |name: &str| Some(name.parse::<Square>().unwrap());
+            moves
+                .iter()
+                .map(|&(mv, score)| MoveScore {
+                    mv: square(mv),
+                    score,
+                })
+                .collect()
+        };
+        let recorded = |moves: &[(&str, i32)], unfinished, estimate| {
+            let moves = scores(moves);
+            let best_score = moves.iter().map(|m| m.score).max().unwrap();
+            Recorded {
+                moves,
+                best_score,
+                unfinished,
+                estimate,
+            }
+        };
+        let correct = recorded(&[("g8", 18), ("h1", 12)], false, false);
+        let wrong = recorded(&[("a4", 10), ("b2", 0)], false, false);
+        let unchecked = recorded(&[("c1", 2)], false, false);
+        let estimate = recorded(&[("g8", 16), ("h1", 10)], false, true);
+        let unfinished = recorded(&[("g8", 2)], true, false);
+        let mut before = Summary::default();
+        assert_eq!(before.add_resumed(&parsed[0], &correct, &options), []);
+        assert_eq!(
+            before.add_resumed(&parsed[2], &wrong, &options),
+            [Mismatch {
+                what: Checked::Move(Some("b2".parse().unwrap())),
+                expected: 4,
+                found: Some(0),
+            }]
+        );
+        assert_eq!(before.add_resumed(&parsed[1], &unchecked, &options), []);
+        let tally = |s: &Summary| (s.checked, s.correct, s.wrong, s.unchecked, s.estimated);
+        // The same counts as the run that analysed the three positions.
+        let (_, whole) = run(&options);
+        assert_eq!(tally(&before), tally(&whole));
+        assert_eq!(tally(&before), (2, 1, 1, 1, 0));
+        assert_eq!(before.add_resumed(&parsed[0], &estimate, &options), []);
+        assert_eq!(before.add_resumed(&parsed[2], &unfinished, &options), []);
+        assert_eq!(tally(&before), (2, 1, 1, 1, 1));
+        assert_eq!(
+            (before.positions, before.unfinished, before.resumed),
+            (0, 0, 0)
+        );
+        let mut summary = whole.clone();
+        summary.merge_resumed(&before);
+        assert_eq!(tally(&summary), (4, 2, 2, 2, 1));
+        assert_eq!(
+            (summary.positions, summary.nodes, summary.resumed),
+            (whole.positions, whole.nodes, whole.resumed)
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::batch::{self, csv_field, csv_fields, fingerprint, plural, RecordStyle, Written};
 use super::unfinished::{bounds_text, range_text};
 use crate::board::Square;
+pub use crate::drivers::analyze::Recorded;
 use crate::drivers::analyze::{Analysis, Checked, Mismatch, Summary};
 use crate::notation::{format_board, format_obf, format_obf_final};
 use crate::search::{Exactness, MoveScore, FEASIBLE_EMPTIES};
@@ -342,19 +343,6 @@ pub fn summary(summary: &Summary, check: bool) -> String {
 /// error says which line is not a record of this format, or what could not be read.
 pub fn written(format: Format, reader: impl BufRead) -> Result<Written, String> {
     written_from(format, reader, 1, None)
-}
-
-/// The scores a resumed output records for one position, for `--check` to count it again.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Recorded {
-    /// The scored moves, as written.
-    pub moves: Vec<MoveScore>,
-    /// The best score (a finished game's final score).
-    pub best_score: i32,
-    /// A limit stopped the search: the record holds bounds (not checked).
-    pub unfinished: bool,
-    /// The record holds estimates (not checked).
-    pub estimate: bool,
 }
 
 /// The move of a JSON or CSV record: `a2`, or `--` for the pass.
