@@ -15,6 +15,7 @@ use osolve::board::rules::Variant;
 use osolve::drivers::show::{Marker, Marking, NotShown};
 use osolve::notation::{parse_text_with, Parsed, Source, INLINE_NAME};
 use osolve::report::colour;
+use osolve::report::live::live_subject;
 use osolve::report::picture::{Marks, Picture};
 use osolve::report::svg::svg;
 use osolve::report::unfinished::shown_unfinished;
@@ -291,12 +292,10 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
             eprintln!("interrupted: {k} position{} shown", plural(k));
             return Ok(EXIT_INTERRUPTED);
         }
-        let what = format!(
-            "{} ({} empties)",
-            parsed.source,
-            parsed.position.board.empties()
-        );
-        let spinner = live.start(what);
+        let spinner = live.start(live_subject(
+            &parsed.source,
+            parsed.position.board.empties(),
+        ));
         let shown = marker.mark(&parsed.position);
         spinner.finish();
         let shown = match shown {

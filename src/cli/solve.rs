@@ -17,7 +17,8 @@ use osolve::board::rules::Variant;
 use osolve::drivers::solve::{solve_each_with, EachSink};
 use osolve::notation::{parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
 use osolve::report::batch::refusal;
-use osolve::report::solve::{solved_report, stopped_report, Format};
+use osolve::report::live::live_subject;
+use osolve::report::solve::{interrupted_line, solved_report, stopped_report, Format};
 use osolve::report::unfinished::StoppedSolve;
 use osolve::search::{Solution, SolveError, SolveOptions, Solver};
 
@@ -214,11 +215,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         Err(e) => return write_failed(e, printer.bad_input),
     };
     if totals.interrupted {
-        let solved = totals.solved;
-        eprintln!(
-            "interrupted: {solved} position{} solved",
-            if solved == 1 { "" } else { "s" }
-        );
+        eprintln!("{}", interrupted_line(totals.solved));
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(if printer.bad_input {
@@ -252,11 +249,7 @@ impl EachSink for Printer<'_> {
     }
 
     fn start(&mut self, parsed: &Parsed) {
-        let what = format!(
-            "{} ({} empties)",
-            parsed.source,
-            parsed.position.board.empties()
-        );
+        let what = live_subject(&parsed.source, parsed.position.board.empties());
         self.spinner = Some(self.live.start(what));
     }
 

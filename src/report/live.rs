@@ -2,6 +2,8 @@
 //! `status`): one progress event of the solver as one line of text, without a newline.
 //! `cli/spinner.rs` redraws it in place; strings in, strings out.
 
+use std::fmt::Display;
+
 use crate::search::{BestMove, Progress, Stage};
 
 use crate::units::{format_count, format_duration, format_mnps, per_second};
@@ -30,6 +32,12 @@ pub fn progress_text(progress: &Progress) -> String {
         text.push_str(&format!(", estimate {estimate:+}"));
     }
     text
+}
+
+/// What the live line says is searched: the position's `source` and its `empties`,
+/// `ffo-45.obf:1 (24 empties)` (the `what` of [`live_line`] and [`waiting_line`]).
+pub fn live_subject(source: impl Display, empties: u32) -> String {
+    format!("{source} ({empties} empties)")
 }
 
 /// The live line of the search of `what` (`ffo-45.obf:1 (24 empties)`) at `progress`:
@@ -96,10 +104,16 @@ mod tests {
     }
 
     #[test]
+    fn the_subject_is_the_source_and_its_empties() {
+        let source = crate::notation::Source::new("ffo-45.obf", 1);
+        assert_eq!(live_subject(&source, 24), "ffo-45.obf:1 (24 empties)");
+    }
+
+    #[test]
     fn each_stage_reads_as_one_line() {
         let exact = event(Stage::Exact { alpha: -9, beta: 3 });
         assert_eq!(
-            live_line("ffo-45.obf:1 (24 empties)", &exact),
+            live_line(&live_subject("ffo-45.obf:1", 24), &exact),
             "solving ffo-45.obf:1 (24 empties)  2.5 s  nodes 61.2M  24.5 Mn/s  score in [-8, +2]  \
              best d3  exact (-9, +3)"
         );

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::batch::plural;
 use super::colour::{self, TermStyle};
 use super::picture::{Marks, Picture};
 use super::unfinished::{human_stopped, json_stopped, quiet_stopped, StoppedSolve};
@@ -285,6 +286,12 @@ pub fn json_report(source: &Source, solution: &Solution) -> String {
     line
 }
 
+/// What an interrupted `osolve solve` says last, on standard error: how many positions were
+/// solved (and reported) before the stop, `interrupted: 3 positions solved`.
+pub fn interrupted_line(solved: usize) -> String {
+    format!("interrupted: {solved} position{} solved", plural(solved))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -513,5 +520,12 @@ mod tests {
             serde_json::from_str(&json_report(&source, &ffo40(false))).unwrap();
         assert_eq!(exact.get("estimate"), None);
         assert_eq!(exact.get("estimate_depth"), None);
+    }
+
+    #[test]
+    fn an_interrupted_run_counts_the_positions_solved() {
+        assert_eq!(interrupted_line(0), "interrupted: 0 positions solved");
+        assert_eq!(interrupted_line(1), "interrupted: 1 position solved");
+        assert_eq!(interrupted_line(14), "interrupted: 14 positions solved");
     }
 }
