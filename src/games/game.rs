@@ -72,7 +72,7 @@ pub struct Reached {
 impl Game {
     /// The game of `steps` played from `start` (see [`replay`]), with no names or record.
     /// A game whose moves stop before the game is over is kept ([`Game::ended_early`]):
-    /// the readers' callers decide ([`open_games_from_end`]).
+    /// the readers' callers decide ([`open_games_from_end`](super::open_games_from_end)).
     pub fn replayed(
         id: GameId,
         start: Position,

@@ -15,8 +15,9 @@ use crate::notation::{read_bounded_line, transcript};
 /// The longest line read (longer ones are an error): a game has at most 60 moves and passes.
 pub const MAX_LINE_LEN: usize = 4096;
 
-/// The steps of a transcript, read by the one transcript reader ([`notation::transcript`]):
-/// pairs of characters (spaces and commas ignored), each a square or a pass (`pa`, `ps`, `--`).
+/// The steps of a transcript, read by the one transcript reader
+/// ([`notation::transcript`](crate::notation::transcript)): pairs of characters (spaces and
+/// commas ignored), each a square or a pass (`pa`, `ps`, `--`).
 pub fn steps(text: &str) -> Result<Vec<Step>, GameErrorKind> {
     transcript::tokens(text)
         .enumerate()
