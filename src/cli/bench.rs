@@ -15,6 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use osolve::drivers::bench::{
     self, Event, Refused, RunOptions, Suite, BUILTIN_SUITES, DEFAULT_SUITE,
 };
+use osolve::report::batch::refusal;
 use osolve::report::bench as report;
 use osolve::search::{SolveOptions, Solver};
 use std::io::{IsTerminal, Write};
@@ -79,7 +80,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     if !args.limits.force {
         let (refused, interrupted) = bench::refusals(&mut solver, &suite);
         for Refused { source, reason } in &refused {
-            eprintln!("osolve: {source}: {reason}; {REFUSED_HINT}");
+            eprintln!("osolve: {}", refusal(source, reason, REFUSED_HINT));
         }
         if interrupted {
             return Ok(EXIT_INTERRUPTED);
@@ -128,15 +129,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
         } => {
             if let Some(bar) = &bar {
                 bar.set_position((run * suite.positions.len() + index) as u64);
-                let pass = if options.repeat > 1 {
-                    format!(" (run {}/{})", run + 1, options.repeat)
-                } else {
-                    String::new()
-                };
-                bar.set_message(format!(
-                    "#{} ({} empties){pass}",
+                let empties = position.position.board.empties();
+                bar.set_message(report::position_message(
                     position.number,
-                    position.position.board.empties()
+                    empties,
+                    run,
+                    options.repeat,
                 ));
             }
         }
@@ -165,7 +163,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     let result = match result {
         Ok(result) => result,
         Err(Refused { source, reason }) => {
-            eprintln!("osolve: {source}: {reason}; {REFUSED_HINT}");
+            eprintln!("osolve: {}", refusal(source, reason, REFUSED_HINT));
             return Ok(EXIT_BAD_INPUT);
         }
     };

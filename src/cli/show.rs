@@ -14,9 +14,10 @@ use clap::{ArgGroup, Args};
 use osolve::board::rules::Variant;
 use osolve::drivers::show::{Marker, Marking, NotShown};
 use osolve::notation::{parse_text_with, Parsed, Source, INLINE_NAME};
+use osolve::report::batch::refusal;
 use osolve::report::colour;
 use osolve::report::live::live_subject;
-use osolve::report::picture::{Marks, Picture};
+use osolve::report::picture::{interrupted_line, Marks, Picture};
 use osolve::report::svg::svg;
 use osolve::report::unfinished::shown_unfinished;
 use osolve::search::SolveOptions;
@@ -229,15 +230,15 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         bail!(PNG_MISSING);
     }
     let variant = args.variant.variant();
-    let refusal = args
+    let depth_refused = args
         .estimate
         .refusal(false, &args.limits, variant)
         .or_else(|| {
             (args.estimate.depth.is_some() && !args.analyze && !args.solve)
                 .then(|| "--depth needs --analyze or --solve (what to estimate)".to_string())
         });
-    if let Some(refusal) = refusal {
-        eprintln!("osolve: {refusal}");
+    if let Some(refused) = depth_refused {
+        eprintln!("osolve: {refused}");
         return Ok(EXIT_BAD_INPUT);
     }
     let (items, mut bad_input) = read_inputs(&args, variant)?;
@@ -289,7 +290,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     let mut out = io::stdout().lock();
     for (k, parsed) in items.iter().enumerate() {
         if interrupt.is_set() {
-            eprintln!("interrupted: {k} position{} shown", plural(k));
+            eprintln!("{}", interrupted_line(k));
             return Ok(EXIT_INTERRUPTED);
         }
         let spinner = live.start(live_subject(
@@ -301,12 +302,12 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         let shown = match shown {
             Ok(shown) => shown,
             Err(NotShown::Refused(refused)) => {
-                eprintln!("osolve: {}: {refused}; {REFUSED_HINT}", parsed.source);
+                eprintln!("osolve: {}", refusal(&parsed.source, refused, REFUSED_HINT));
                 bad_input = true;
                 continue;
             }
             Err(NotShown::Stopped) => {
-                eprintln!("interrupted: {k} position{} shown", plural(k));
+                eprintln!("{}", interrupted_line(k));
                 return Ok(EXIT_INTERRUPTED);
             }
             Err(NotShown::Rules) => {
@@ -339,15 +340,6 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         }
     }
     Ok(if bad_input { EXIT_BAD_INPUT } else { EXIT_OK })
-}
-
-/// `s` unless `count` is 1.
-fn plural(count: usize) -> &'static str {
-    if count == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 /// Every position of the inputs, files first, then the `-p` texts; bad lines are reported and

@@ -2,6 +2,7 @@
 //! the verdict) and JSON lines (one object per position, then a summary object). Every function
 //! returns a string ending with a newline; nothing here prints or runs a search.
 
+use super::live::live_subject;
 use crate::board::rules::Variant;
 use crate::drivers::bench::{BenchReport, Row, Verdict};
 use crate::search::BestMove;
@@ -283,6 +284,17 @@ fn seconds(time: Duration) -> String {
     }
 }
 
+/// The progress bar's message while a position of the suite is solved: its number and empties,
+/// and with repeats which run it is: `#45 (24 empties) (run 2/3)` (`run` counts from 0).
+pub fn position_message(number: usize, empties: u32, run: usize, repeat: usize) -> String {
+    let subject = live_subject(format_args!("#{number}"), empties);
+    if repeat > 1 {
+        format!("{subject} (run {}/{repeat})", run + 1)
+    } else {
+        subject
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -407,5 +419,11 @@ mod tests {
             (&v["rules"], &v["scoring"]),
             (&"othello".into(), &"official".into())
         );
+    }
+
+    #[test]
+    fn the_bars_message_names_the_position_and_the_run() {
+        assert_eq!(position_message(45, 24, 0, 1), "#45 (24 empties)");
+        assert_eq!(position_message(45, 24, 1, 3), "#45 (24 empties) (run 2/3)");
     }
 }

@@ -9,6 +9,7 @@ use crate::board::{Color, Position, Square};
 use crate::drivers::show::Marked;
 use crate::search::MoveScore;
 
+use super::batch::plural;
 use super::terms::move_name;
 
 /// The marks on the empty squares.
@@ -231,6 +232,12 @@ impl Picture {
     }
 }
 
+/// What an interrupted `osolve show` says last, on standard error: how many positions were
+/// shown before the stop, `interrupted: 2 positions shown`.
+pub fn interrupted_line(shown: usize) -> String {
+    format!("interrupted: {shown} position{} shown", plural(shown))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,5 +323,12 @@ mod tests {
             picture.counts(),
             "black 0  white 0  empties 64  discs left: black 32, white 32"
         );
+    }
+
+    #[test]
+    fn an_interrupted_show_counts_the_positions_shown() {
+        assert_eq!(interrupted_line(0), "interrupted: 0 positions shown");
+        assert_eq!(interrupted_line(1), "interrupted: 1 position shown");
+        assert_eq!(interrupted_line(2), "interrupted: 2 positions shown");
     }
 }
