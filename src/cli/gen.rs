@@ -11,8 +11,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use osolve::eval::{builtin, Weights};
 use osolve::learn::gen::{generate, Control, GenError, GenOptions, Label, Policy, EXHAUSTED_AFTER};
-use osolve::notation::{format_obf_final, search_depth_comment};
-use osolve::report::learn::gen_summary;
+use osolve::report::learn::{exhausted_message, gen_interrupted, gen_line, gen_summary};
 use osolve::search::{TooManyEmpties, FEASIBLE_EMPTIES};
 
 use super::args::LimitArgs;
@@ -186,11 +185,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
         &options,
         &weights,
         &mut |position, score| {
-            let mut line = format_obf_final(position, score);
-            // Scores of a depth-limited search are marked, so that no one takes them as exact.
-            if let Some(depth) = args.search_depth {
-                line.push_str(&search_depth_comment(depth));
-            }
+            let line = gen_line(position, score, args.search_depth);
             writeln!(out.borrow_mut(), "{line}").inspect_err(|e| write_error = Some(e.to_string()))
         },
         &|done| {
@@ -218,28 +213,16 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
         Ok(stats) => {
             eprint!("{}", gen_summary(&stats, threads));
             if stats.exhausted {
-                let (low, high) = args.empties;
-                let range = if low == high {
-                    format!("{low} empties")
-                } else {
-                    format!("{low}-{high} empties")
-                };
-                eprintln!(
-                    "osolve: the games found no new position at {range} in the last {} games: \
-                     the range looks exhausted; {} of the {} positions asked written to {output_name}",
-                    EXHAUSTED_AFTER,
-                    stats.positions,
-                    args.positions,
-                );
+                let (written, asked) = (stats.positions, args.positions);
+                let message =
+                    exhausted_message(args.empties, EXHAUSTED_AFTER, written, asked, &output_name);
+                eprintln!("osolve: {message}");
             }
             Ok(EXIT_OK)
         }
         Err(GenError::Stopped(stats)) => {
             eprint!("{}", gen_summary(&stats, threads));
-            eprintln!(
-                "interrupted: {} complete lines kept in {output_name}",
-                stats.positions,
-            );
+            eprintln!("{}", gen_interrupted(stats.positions, &output_name));
             Ok(EXIT_INTERRUPTED)
         }
         Err(GenError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(EXIT_OK),

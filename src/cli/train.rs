@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use osolve::learn::train::{train, TrainOptions};
 use osolve::notation::open_path;
-use osolve::report::learn::train_table;
+use osolve::report::learn::{few_samples_warning, train_table, wrote_weights};
 
 use super::exit::EXIT_OK;
 use super::paths;
@@ -108,12 +108,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     };
     let given = samples.len();
     if given < args.min_samples {
-        eprintln!(
-            "osolve: warning: {given} labelled position{} given, fewer than --min-samples {} \
-             that a weight set needs of its own empties",
-            if given == 1 { "" } else { "s" },
-            args.min_samples
-        );
+        eprintln!("osolve: {}", few_samples_warning(given, args.min_samples));
     }
     let (weights, reports, stats) = train(samples, &options)?;
     if reports.is_empty() {
@@ -132,12 +127,13 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         out.write_all(&bytes)
             .and_then(|()| out.flush())
             .context("cannot write the weights to standard output")?;
-        eprintln!("wrote standard output ({} bytes)", bytes.len());
+        eprintln!("{}", wrote_weights("standard output", bytes.len()));
         return Ok(EXIT_OK);
     }
     print!("{}", train_table(&reports, &stats));
     std::fs::write(&args.output, &bytes)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
-    println!("wrote {} ({} bytes)", args.output.display(), bytes.len());
+    let name = args.output.display().to_string();
+    println!("{}", wrote_weights(&name, bytes.len()));
     Ok(EXIT_OK)
 }

@@ -1,8 +1,11 @@
 //! Reports of `osolve gen` and `osolve train`: the generation summary with throughput per
 //! number of empties, and the fit table with training and held-out errors per weight set.
 
+use super::batch::plural;
+use crate::board::Position;
 use crate::learn::gen::GenStats;
 use crate::learn::train::{SetReport, TrainStats};
+use crate::notation::{format_obf_final, search_depth_comment};
 use crate::units::{format_count, format_seconds, per_second};
 
 /// The summary of a generation run: totals, then one row per number of empties.
@@ -38,6 +41,58 @@ pub fn gen_summary(stats: &GenStats, threads: usize) -> String {
         ));
     }
     out
+}
+
+/// The line `osolve gen` writes for a labelled position: the OBF line with its final `score`
+/// (`<board> <side>; +6;`), and when the label is a depth-limited search's, the comment that
+/// says so (`% search depth 4`), so that no one takes it as exact.
+pub fn gen_line(position: &Position, score: i32, search_depth: Option<u32>) -> String {
+    let mut line = format_obf_final(position, score);
+    if let Some(depth) = search_depth {
+        line.push_str(&search_depth_comment(depth));
+    }
+    line
+}
+
+/// What `osolve gen` says when its games stopped finding new positions in `empties` (low,
+/// high) for the last `after` games: how many of the positions `asked` were `written` to
+/// `output_name`.
+pub fn exhausted_message(
+    empties: (u32, u32),
+    after: u64,
+    written: u64,
+    asked: usize,
+    output_name: &str,
+) -> String {
+    let (low, high) = empties;
+    let range = if low == high {
+        format!("{low} empties")
+    } else {
+        format!("{low}-{high} empties")
+    };
+    format!(
+        "the games found no new position at {range} in the last {after} games: the range looks \
+         exhausted; {written} of the {asked} positions asked written to {output_name}"
+    )
+}
+
+/// What an interrupted `osolve gen` says last: the `lines` kept whole in `output_name`.
+pub fn gen_interrupted(lines: u64, output_name: &str) -> String {
+    format!("interrupted: {lines} complete lines kept in {output_name}")
+}
+
+/// The warning of a fit given fewer labelled positions (`given`) than `--min-samples` (`min`).
+pub fn few_samples_warning(given: usize, min: usize) -> String {
+    format!(
+        "warning: {given} labelled position{} given, fewer than --min-samples {min} that a \
+         weight set needs of its own empties",
+        plural(given)
+    )
+}
+
+/// The last line of a fit: the weights file written (`standard output` too) and its size.
+pub fn wrote_weights(output_name: &str, bytes: usize) -> String {
+    format!("wrote {output_name} ({bytes} bytes)")
 }
 
 /// The table of a fit: per set, its empties, sample counts and mean absolute errors in discs.
@@ -102,5 +157,33 @@ mod tests {
         assert!(text.contains("     12          4"), "{text}");
         assert!(text.trim_end().ends_with("2.000"), "{text}");
         assert!(!text.contains("\n     13"), "{text}");
+    }
+
+    #[test]
+    fn gen_and_train_lines() {
+        let position = crate::board::Position::start();
+        let board = crate::notation::format_board(&position);
+        assert_eq!(gen_line(&position, -2, None), format!("{board}; -2;"));
+        assert_eq!(
+            gen_line(&position, 6, Some(4)),
+            format!("{board}; +6; % search depth 4")
+        );
+        assert_eq!(
+            exhausted_message((59, 59), 20_000, 3, 100, "out.obf"),
+            "the games found no new position at 59 empties in the last 20000 games: the range \
+             looks exhausted; 3 of the 100 positions asked written to out.obf"
+        );
+        assert!(exhausted_message((12, 22), 5, 0, 1, "-").contains(" at 12-22 empties in "));
+        assert_eq!(
+            gen_interrupted(14, "standard output"),
+            "interrupted: 14 complete lines kept in standard output"
+        );
+        assert_eq!(
+            few_samples_warning(1, 10_000),
+            "warning: 1 labelled position given, fewer than --min-samples 10000 that a weight \
+             set needs of its own empties"
+        );
+        assert!(few_samples_warning(2, 3).starts_with("warning: 2 labelled positions given"));
+        assert_eq!(wrote_weights("w.bin", 1234), "wrote w.bin (1234 bytes)");
     }
 }
