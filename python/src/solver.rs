@@ -1,13 +1,14 @@
 //! `osolve.Solver`: the library's exact solver with its table kept across calls, and
-//! `solve_many`, which labels many positions in parallel (one single-threaded library solver
-//! per thread, as the library's batch driver does for positions of few empties) with the GIL
+//! `solve_many`, which labels many positions through the library's batch solve
+//! (`osolve::drivers::solve::solve_all`, the scheduling of `osolve analyze`: positions of few
+//! empties in parallel, one per thread, deeper ones one at a time on every thread) with the GIL
 //! released. A long search runs on a thread of its own while the calling thread waits and
 //! looks for signals: Ctrl-C (or any exception a signal handler raises) stops the search
-//! through the library's stop handle within a few tens of milliseconds, and the solver is
+//! through the library's stop handles within a few tens of milliseconds, and the solver is
 //! resumed, ready for the next call, table kept. `solve(progress=...)` hands the library's
 //! progress events to a Python callable on the calling thread, as the waiting thread gets them.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::ops::ControlFlow;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -15,11 +16,13 @@ use std::time::{Duration, Instant};
 
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use osolve::board::rules::Scoring;
+use osolve::board::Position as LibPosition;
 use osolve::board::{Color, Square};
-use osolve::drivers::batch::PARALLEL_MAX_EMPTIES;
+use osolve::drivers::batch::Options as BatchOptions;
+use osolve::drivers::solve::{solve_all, SolveSink, Solved};
 use osolve::search::{
     BestMove, Limits, MoveScore, Progress as LibProgress, ProgressFn, Solution as LibSolution,
-    SolveError, SolveOptions, Solver as LibSolver, Stage, StopReason, Unfinished, FEASIBLE_EMPTIES,
+    SolveError, SolveOptions, Solver as LibSolver, Stage, StopHandle, Unfinished, FEASIBLE_EMPTIES,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -57,36 +60,15 @@ fn stopped(error: SolveError) -> Unfinished {
         .expect("the solvers are forced: they never refuse")
 }
 
-/// The solvers of one `osolve.Solver`: one using every thread for one position at a time, and
-/// (made at the first `solve_many` that needs them) one single-threaded solver per thread for
-/// positions solved in parallel with each other.
+/// The solver of one `osolve.Solver`, using every thread for one position at a time, and the
+/// options `solve_many` hands to the library's batch solve.
 struct Engine {
     big: LibSolver,
     /// Where `big`'s progress events go during a `solve(progress=...)`; `None` otherwise.
     events: Arc<Mutex<Option<Sender<LibProgress>>>>,
-    workers: Vec<LibSolver>,
     threads: usize,
     hash_mb: usize,
     wld: bool,
-}
-
-impl Engine {
-    fn workers(&mut self) -> PyResult<&mut [LibSolver]> {
-        if self.workers.is_empty() {
-            for _ in 0..self.threads {
-                let solver = LibSolver::new(SolveOptions {
-                    threads: 1,
-                    hash_mb: (self.hash_mb / self.threads).max(1),
-                    wld: self.wld,
-                    force: true,
-                    progress: None,
-                })
-                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-                self.workers.push(solver);
-            }
-        }
-        Ok(&mut self.workers)
-    }
 }
 
 /// The limits of one call from its keyword arguments.
@@ -242,7 +224,6 @@ impl Solver {
             engine: Mutex::new(Engine {
                 big,
                 events,
-                workers: Vec::new(),
                 threads,
                 hash_mb,
                 wld,
@@ -270,11 +251,7 @@ impl Solver {
 
     /// Forgets every stored result (each later search starts from an empty table).
     fn clear(&self) -> PyResult<()> {
-        let mut engine = self.engine()?;
-        engine.big.clear();
-        for worker in &mut engine.workers {
-            worker.clear();
-        }
+        self.engine()?.big.clear();
         Ok(())
     }
 
@@ -386,10 +363,13 @@ impl Solver {
     }
 
     /// Solves many positions: an (N, 2) uint64 array of (player, opponent) bitboards (black to
-    /// move, Othello rules) or a sequence of Positions. Positions of up to 19 empties are solved
-    /// in parallel with each other, one per thread, the others one at a time on every thread;
-    /// the GIL is released throughout. ``progress(done, total)`` is called at most four times a
-    /// second and once at the end. Returns a Batch whose arrays are in input order.
+    /// move, Othello rules) or a sequence of Positions, through the library's batch solve (as
+    /// ``osolve analyze`` runs): positions of up to 19 empties are solved in parallel with each
+    /// other, one per thread, the others one at a time on every thread, with tables of the
+    /// call's own; the GIL is released throughout. Without ``force`` or a limit, the first
+    /// position too deep to finish raises TooManyEmptiesError (after the positions before it).
+    /// ``progress(done, total)`` is called at most four times a second and once at the end.
+    /// Returns a Batch whose arrays are in input order.
     #[pyo3(signature = (positions, *, progress = None, time_limit = None, node_limit = None,
                         force = false))]
     fn solve_many(
@@ -404,30 +384,23 @@ impl Solver {
         let items = positions_of(positions)?;
         let limits = limits_of(time_limit, node_limit)?;
         let start = Instant::now();
-        let mut engine = self.engine()?;
-        let engine = &mut *engine;
-        for position in &items {
-            Solver::check(py, engine, position, limits, force)?;
-        }
+        // Held for the whole call: a second call on the same Solver meanwhile is refused.
+        let engine = self.engine()?;
+        let options = BatchOptions {
+            // The first refusal ends the run (it is raised), so nothing after it is solved.
+            strict: true,
+            threads: engine.threads,
+            hash_mb: engine.hash_mb,
+            wld: engine.wld,
+            limits,
+            ..BatchOptions::default()
+        };
         let mut rows = vec![Row::default(); items.len()];
         let mut reporter = Progress::new(progress, items.len());
-        let (small, big): (Vec<usize>, Vec<usize>) =
-            (0..items.len()).partition(|&i| items[i].empties() <= PARALLEL_MAX_EMPTIES);
-        let result = solve_parallel(py, engine, &items, &small, limits, &mut rows, &mut reporter)
-            .and_then(|()| {
-                engine.big.set_limits(limits);
-                for &i in &big {
-                    let game = items[i].game;
-                    let outcome = watched(py, &mut engine.big, items[i].empties(), move |s| {
-                        s.solve(&game).map_err(stopped)
-                    })?;
-                    rows[i] = Row::of(&outcome);
-                    reporter.step(py, 1, true)?;
-                }
-                Ok(())
-            });
-        engine.big.set_limits(Limits::NONE);
-        result?;
+        if !items.is_empty() {
+            let positions = items.iter().map(|position| position.game).collect();
+            solve_batch(py, positions, &options, force, &mut rows, &mut reporter)?;
+        }
         reporter.finish(py)?;
         Ok(Batch::new(py, &rows, start.elapsed().as_secs_f64()))
     }
@@ -589,90 +562,118 @@ fn positions_of(positions: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
     Ok(items)
 }
 
-/// Solves the positions `indices` of `items` in parallel, one per worker solver, into `rows`.
-fn solve_parallel(
+/// The stop handles of a [`solve_all`] run, which the calling thread fires to stop it; a
+/// handle registered after that is fired at once.
+#[derive(Default)]
+struct Stops(Mutex<(bool, Vec<StopHandle>)>);
+
+impl Stops {
+    fn add(&self, handle: StopHandle) {
+        let mut stops = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if stops.0 {
+            handle.stop();
+        }
+        stops.1.push(handle);
+    }
+
+    fn stop(&self) {
+        let mut stops = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        stops.0 = true;
+        for handle in &stops.1 {
+            handle.stop();
+        }
+    }
+}
+
+/// The sink of a [`solve_all`] run on its own thread: every result goes to the calling thread;
+/// a refusal ends the run.
+struct Forward<'a> {
+    tx: Sender<Solved>,
+    stops: &'a Stops,
+}
+
+impl SolveSink for Forward<'_> {
+    fn register(&mut self, handle: StopHandle) {
+        self.stops.add(handle);
+    }
+
+    fn solved(&mut self, solved: Solved) -> ControlFlow<()> {
+        let refused = matches!(solved.result, Err(SolveError::Refused(_)));
+        if self.tx.send(solved).is_err() || refused {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+/// Solves `positions` into `rows` by the library's batch solve ([`solve_all`]) on a thread of
+/// its own, while this thread, the GIL released between looks, takes the results, calls the
+/// progress callback and looks for signals. A refusal is raised as TooManyEmptiesError (the
+/// first one in input order); an exception from the callback or a signal handler stops the run
+/// and is raised.
+fn solve_batch(
     py: Python<'_>,
-    engine: &mut Engine,
-    items: &[Position],
-    indices: &[usize],
-    limits: Limits,
+    positions: Vec<LibPosition>,
+    options: &BatchOptions,
+    force: bool,
     rows: &mut [Row],
     reporter: &mut Progress<'_>,
 ) -> PyResult<()> {
-    if indices.is_empty() {
-        return Ok(());
-    }
-    let workers = engine.workers()?;
-    let handles: Vec<_> = workers.iter().map(LibSolver::stop_handle).collect();
-    for worker in workers.iter_mut() {
-        worker.set_limits(limits);
-    }
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let count = workers.len();
-    let outcome = thread::scope(|scope| {
-        let (tx, mut rx) = mpsc::channel::<Vec<(usize, Row)>>();
-        for worker in workers.iter_mut() {
-            let (tx, next, done) = (tx.clone(), &next, &done);
-            scope.spawn(move || {
-                let mut out = Vec::new();
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&i) = indices.get(k) else { break };
-                    let outcome = worker.solve(&items[i].game).map_err(stopped);
-                    if matches!(&outcome, Err(u) if u.bounds.reason == StopReason::Interrupted) {
-                        break;
-                    }
-                    out.push((i, Row::of(&outcome)));
-                    done.fetch_add(1, Ordering::Relaxed);
-                }
-                let _ = tx.send(out);
-            });
-        }
-        drop(tx);
-        let mut finished = 0;
+    let stops = Stops::default();
+    let total = positions.len();
+    thread::scope(|scope| {
+        let (tx, mut rx) = mpsc::channel();
+        let stops = &stops;
+        let run = scope.spawn(move || {
+            let mut sink = Forward { tx, stops };
+            solve_all(positions, options, force, &mut sink)
+        });
         let mut failure = None;
-        let mut reported = 0;
-        while finished < count {
+        let mut done = 0;
+        loop {
             let (back, got) = wait(py, rx, POLL);
             rx = back;
+            let mut more = 0;
             match got {
-                Ok(out) => {
-                    finished += 1;
-                    for (i, row) in out {
-                        rows[i] = row;
+                Ok(Solved { index, result }) => match result {
+                    Ok(solution) => {
+                        rows[index] = Row::of(&Ok(solution));
+                        more = 1;
                     }
-                }
+                    Err(SolveError::Unfinished(unfinished)) => {
+                        rows[index] = Row::of(&Err(unfinished));
+                        more = 1;
+                    }
+                    Err(SolveError::Refused(refusal)) => {
+                        if failure.is_none() {
+                            failure = Some(too_many_empties(py, &refusal));
+                        }
+                    }
+                },
                 Err(RecvTimeoutError::Timeout) => {}
+                // The run is over: its sink is gone.
                 Err(RecvTimeoutError::Disconnected) => break,
             }
+            done += more;
             if failure.is_none() {
-                let now = done.load(Ordering::Relaxed);
                 let step = reporter
-                    .step(py, now - reported, false)
+                    .step(py, more, false)
                     .and_then(|()| py.check_signals());
-                reported = now;
                 if let Err(error) = step {
-                    for handle in &handles {
-                        handle.stop();
-                    }
+                    stops.stop();
                     failure = Some(error);
                 }
             }
         }
-        match failure {
-            Some(error) => Err(error),
-            None if done.load(Ordering::Relaxed) < indices.len() => {
-                Err(PyRuntimeError::new_err("a search thread failed"))
-            }
-            None => Ok(()),
+        let ended = py.detach(move || run.join());
+        match (failure, ended) {
+            (Some(error), _) => Err(error),
+            (None, Ok(Err(error))) => Err(PyRuntimeError::new_err(error.to_string())),
+            (None, Ok(Ok(_))) if done == total => Ok(()),
+            (None, _) => Err(PyRuntimeError::new_err("a search thread failed")),
         }
-    });
-    for worker in engine.workers.iter_mut() {
-        worker.set_limits(Limits::NONE);
-        worker.resume();
-    }
-    outcome
+    })
 }
 
 /// Calls a progress callback at most every [`PROGRESS_EVERY`].
