@@ -1,12 +1,13 @@
 //! `osolve.Solver`: the library's exact solver with its table kept across calls, and
 //! `solve_many`, which labels many positions through the library's batch solve
-//! (`osolve::drivers::solve::solve_all`, the scheduling of `osolve analyze`: positions of few
-//! empties in parallel, one per thread, deeper ones one at a time on every thread) with the GIL
-//! released. A long search runs on a thread of its own while the calling thread waits and
-//! looks for signals: Ctrl-C (or any exception a signal handler raises) stops the search
-//! through the library's stop handles within a few tens of milliseconds, and the solver is
-//! resumed, ready for the next call, table kept. `solve(progress=...)` hands the library's
-//! progress events to a Python callable on the calling thread, as the waiting thread gets them.
+//! (`osolve::drivers::solve::solve_all_on`, the scheduling of `osolve analyze`: positions of
+//! few empties in parallel, one per thread, deeper ones one at a time on every thread) on
+//! solvers kept across calls, with the GIL released. A long search runs on a thread of its own
+//! while the calling thread waits and looks for signals: Ctrl-C (or any exception a signal
+//! handler raises) stops the search through the library's stop handles within a few tens of
+//! milliseconds, and the solver is resumed, ready for the next call, table kept.
+//! `solve(progress=...)` hands the library's progress events to a Python callable on the
+//! calling thread, as the waiting thread gets them.
 
 use std::ops::ControlFlow;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -18,8 +19,8 @@ use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedAr
 use osolve::board::rules::Scoring;
 use osolve::board::Position as LibPosition;
 use osolve::board::{Color, Square};
-use osolve::drivers::batch::Options as BatchOptions;
-use osolve::drivers::solve::{solve_all, SolveSink, Solved};
+use osolve::drivers::batch::{Options as BatchOptions, Solvers};
+use osolve::drivers::solve::{solve_all_on, SolveSink, Solved};
 use osolve::search::{
     BestMove, Limits, MoveScore, Progress as LibProgress, ProgressFn, Solution as LibSolution,
     SolveError, SolveOptions, Solver as LibSolver, Stage, StopHandle, Unfinished, FEASIBLE_EMPTIES,
@@ -60,11 +61,13 @@ fn stopped(error: SolveError) -> Unfinished {
         .expect("the solvers are forced: they never refuse")
 }
 
-/// The solver of one `osolve.Solver`, using every thread for one position at a time, and the
-/// options `solve_many` hands to the library's batch solve.
+/// The solvers of one `osolve.Solver`: the library's batch solvers, kept across calls. Their
+/// solver using every thread for one position at a time serves `solve`, `score_moves` and
+/// `best_moves` too (its table shared with `solve_many`'s deep positions); the single-threaded
+/// workers of `solve_many`'s positions of few empties are made at its first call.
 struct Engine {
-    big: LibSolver,
-    /// Where `big`'s progress events go during a `solve(progress=...)`; `None` otherwise.
+    solvers: Solvers,
+    /// Where the big solver's progress events go during a `solve(progress=...)`; `None` otherwise.
     events: Arc<Mutex<Option<Sender<LibProgress>>>>,
     threads: usize,
     hash_mb: usize,
@@ -189,7 +192,8 @@ impl Solver {
             return Ok(());
         }
         engine
-            .big
+            .solvers
+            .big_mut()
             .check_feasible(&position.game)
             .map_err(|refusal| too_many_empties(py, &refusal))
     }
@@ -222,7 +226,7 @@ impl Solver {
         let threads = big.threads();
         Ok(Solver {
             engine: Mutex::new(Engine {
-                big,
+                solvers: Solvers::around(big),
                 events,
                 threads,
                 hash_mb,
@@ -251,7 +255,7 @@ impl Solver {
 
     /// Forgets every stored result (each later search starts from an empty table).
     fn clear(&self) -> PyResult<()> {
-        self.engine()?.big.clear();
+        self.engine()?.solvers.clear();
         Ok(())
     }
 
@@ -278,11 +282,11 @@ impl Solver {
         let mut engine = self.engine()?;
         let engine = &mut *engine;
         Solver::check(py, engine, position, limits, force)?;
-        engine.big.set_limits(limits);
+        engine.solvers.big_mut().set_limits(limits);
         let game = position.game;
         let work = move |solver: &mut LibSolver| solver.solve(&game).map_err(stopped);
         let outcome = match &progress {
-            None => watched(py, &mut engine.big, position.empties(), work),
+            None => watched(py, engine.solvers.big_mut(), position.empties(), work),
             Some(callback) => {
                 let (tx, rx) = mpsc::channel();
                 set_events(&engine.events, Some(tx));
@@ -292,8 +296,13 @@ impl Solver {
                     }
                     Ok(())
                 };
-                let outcome =
-                    watched_with(py, &mut engine.big, position.empties(), work, &mut deliver);
+                let outcome = watched_with(
+                    py,
+                    engine.solvers.big_mut(),
+                    position.empties(),
+                    work,
+                    &mut deliver,
+                );
                 set_events(&engine.events, None);
                 if outcome.is_ok() {
                     // The events sent after the last look, the last one included.
@@ -302,7 +311,7 @@ impl Solver {
                 outcome
             }
         };
-        engine.big.set_limits(Limits::NONE);
+        engine.solvers.big_mut().set_limits(Limits::NONE);
         Ok(Solution::of(position, outcome?, engine.wld, engine.threads))
     }
 
@@ -322,12 +331,15 @@ impl Solver {
         let mut engine = self.engine()?;
         let engine = &mut *engine;
         Solver::check(py, engine, position, limits, force)?;
-        engine.big.set_limits(limits);
+        engine.solvers.big_mut().set_limits(limits);
         let game = position.game;
-        let outcome = watched(py, &mut engine.big, position.empties(), move |solver| {
-            solver.score_moves(&game).map_err(stopped)
-        });
-        engine.big.set_limits(Limits::NONE);
+        let outcome = watched(
+            py,
+            engine.solvers.big_mut(),
+            position.empties(),
+            move |solver| solver.score_moves(&game).map_err(stopped),
+        );
+        engine.solvers.big_mut().set_limits(Limits::NONE);
         match outcome? {
             Ok((scores, _nodes)) => score_dict(py, &scores),
             Err(unfinished) => Err(limit_reached(py, &unfinished)?),
@@ -350,12 +362,15 @@ impl Solver {
         let mut engine = self.engine()?;
         let engine = &mut *engine;
         Solver::check(py, engine, position, limits, force)?;
-        engine.big.set_limits(limits);
+        engine.solvers.big_mut().set_limits(limits);
         let game = position.game;
-        let outcome = watched(py, &mut engine.big, position.empties(), move |solver| {
-            solver.best_moves(&game).map_err(stopped)
-        });
-        engine.big.set_limits(Limits::NONE);
+        let outcome = watched(
+            py,
+            engine.solvers.big_mut(),
+            position.empties(),
+            move |solver| solver.best_moves(&game).map_err(stopped),
+        );
+        engine.solvers.big_mut().set_limits(Limits::NONE);
         match outcome? {
             Ok((score, moves, _nodes)) => Ok((score, moves.into_iter().map(move_name).collect())),
             Err(unfinished) => Err(limit_reached(py, &unfinished)?),
@@ -365,9 +380,10 @@ impl Solver {
     /// Solves many positions: an (N, 2) uint64 array of (player, opponent) bitboards (black to
     /// move, Othello rules) or a sequence of Positions, through the library's batch solve (as
     /// ``osolve analyze`` runs): positions of up to 19 empties are solved in parallel with each
-    /// other, one per thread, the others one at a time on every thread, with tables of the
-    /// call's own; the GIL is released throughout. Without ``force`` or a limit, the first
-    /// position too deep to finish raises TooManyEmptiesError (after the positions before it).
+    /// other, one per thread (solvers made at the first call and kept, tables and all), the
+    /// others one at a time on every thread by the solver of ``solve``; the GIL is released
+    /// throughout. Without ``force`` or a limit, the first position too deep to finish raises
+    /// TooManyEmptiesError (after the positions before it).
     /// ``progress(done, total)`` is called at most four times a second and once at the end.
     /// Returns a Batch whose arrays are in input order.
     #[pyo3(signature = (positions, *, progress = None, time_limit = None, node_limit = None,
@@ -385,7 +401,7 @@ impl Solver {
         let limits = limits_of(time_limit, node_limit)?;
         let start = Instant::now();
         // Held for the whole call: a second call on the same Solver meanwhile is refused.
-        let engine = self.engine()?;
+        let mut engine = self.engine()?;
         let options = BatchOptions {
             // The first refusal ends the run (it is raised), so nothing after it is solved.
             strict: true,
@@ -399,7 +415,16 @@ impl Solver {
         let mut reporter = Progress::new(progress, items.len());
         if !items.is_empty() {
             let positions = items.iter().map(|position| position.game).collect();
-            solve_batch(py, positions, &options, force, &mut rows, &mut reporter)?;
+            let solvers = &mut engine.solvers;
+            solve_batch(
+                py,
+                solvers,
+                positions,
+                &options,
+                force,
+                &mut rows,
+                &mut reporter,
+            )?;
         }
         reporter.finish(py)?;
         Ok(Batch::new(py, &rows, start.elapsed().as_secs_f64()))
@@ -562,14 +587,14 @@ fn positions_of(positions: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
     Ok(items)
 }
 
-/// The stop handles of a [`solve_all`] run, which the calling thread fires to stop it; a
+/// The stop handles of a [`solve_all_on`] run, which the calling thread fires to stop it; a
 /// handle registered after that is fired at once.
 #[derive(Default)]
 struct Stops(Mutex<(bool, Vec<StopHandle>)>);
 
 impl Stops {
     fn add(&self, handle: StopHandle) {
-        let mut stops = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut stops = lock(&self.0);
         if stops.0 {
             handle.stop();
         }
@@ -577,7 +602,7 @@ impl Stops {
     }
 
     fn stop(&self) {
-        let mut stops = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut stops = lock(&self.0);
         stops.0 = true;
         for handle in &stops.1 {
             handle.stop();
@@ -585,11 +610,14 @@ impl Stops {
     }
 }
 
-/// The sink of a [`solve_all`] run on its own thread: every result goes to the calling thread;
-/// a refusal ends the run.
+/// The sink of a [`solve_all_on`] run on its own thread: it files every result for the
+/// calling thread, which takes them each time it looks (not woken once per position); a
+/// refusal ends the run.
 struct Forward<'a> {
-    tx: Sender<Solved>,
+    results: &'a Mutex<Vec<Solved>>,
     stops: &'a Stops,
+    /// Dropped with the sink at the end of the run: wakes the calling thread.
+    _end: Sender<()>,
 }
 
 impl SolveSink for Forward<'_> {
@@ -599,7 +627,8 @@ impl SolveSink for Forward<'_> {
 
     fn solved(&mut self, solved: Solved) -> ControlFlow<()> {
         let refused = matches!(solved.result, Err(SolveError::Refused(_)));
-        if self.tx.send(solved).is_err() || refused {
+        lock(self.results).push(solved);
+        if refused {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -607,13 +636,20 @@ impl SolveSink for Forward<'_> {
     }
 }
 
-/// Solves `positions` into `rows` by the library's batch solve ([`solve_all`]) on a thread of
-/// its own, while this thread, the GIL released between looks, takes the results, calls the
-/// progress callback and looks for signals. A refusal is raised as TooManyEmptiesError (the
-/// first one in input order); an exception from the callback or a signal handler stops the run
-/// and is raised.
+/// The lock of `mutex`, poisoned or not.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Solves `positions` into `rows` by the library's batch solve on the kept `solvers`
+/// ([`solve_all_on`]) on a thread of its own, while this thread, the GIL released between
+/// looks (every [`POLL`], and at the end of the run), takes the results, calls the progress
+/// callback and looks for signals. A refusal is raised as TooManyEmptiesError (the first one
+/// in input order); an exception from the callback or a signal handler stops the run and is
+/// raised.
 fn solve_batch(
     py: Python<'_>,
+    solvers: &mut Solvers,
     positions: Vec<LibPosition>,
     options: &BatchOptions,
     force: bool,
@@ -621,39 +657,43 @@ fn solve_batch(
     reporter: &mut Progress<'_>,
 ) -> PyResult<()> {
     let stops = Stops::default();
+    let results = Mutex::new(Vec::new());
     let total = positions.len();
     thread::scope(|scope| {
-        let (tx, mut rx) = mpsc::channel();
-        let stops = &stops;
+        let (end_tx, mut end) = mpsc::channel::<()>();
+        let (stops, results) = (&stops, &results);
         let run = scope.spawn(move || {
-            let mut sink = Forward { tx, stops };
-            solve_all(positions, options, force, &mut sink)
+            let mut sink = Forward {
+                results,
+                stops,
+                _end: end_tx,
+            };
+            solve_all_on(solvers, positions, options, force, &mut sink)
         });
         let mut failure = None;
         let mut done = 0;
         loop {
-            let (back, got) = wait(py, rx, POLL);
-            rx = back;
+            let (back, got) = wait(py, end, POLL);
+            end = back;
+            // Nothing is sent: the channel says only that the run is over (its sink is gone).
+            let over = matches!(got, Err(RecvTimeoutError::Disconnected));
             let mut more = 0;
-            match got {
-                Ok(Solved { index, result }) => match result {
+            for Solved { index, result } in std::mem::take(&mut *lock(results)) {
+                match result {
                     Ok(solution) => {
                         rows[index] = Row::of(&Ok(solution));
-                        more = 1;
+                        more += 1;
                     }
                     Err(SolveError::Unfinished(unfinished)) => {
                         rows[index] = Row::of(&Err(unfinished));
-                        more = 1;
+                        more += 1;
                     }
                     Err(SolveError::Refused(refusal)) => {
                         if failure.is_none() {
                             failure = Some(too_many_empties(py, &refusal));
                         }
                     }
-                },
-                Err(RecvTimeoutError::Timeout) => {}
-                // The run is over: its sink is gone.
-                Err(RecvTimeoutError::Disconnected) => break,
+                }
             }
             done += more;
             if failure.is_none() {
@@ -664,6 +704,9 @@ fn solve_batch(
                     stops.stop();
                     failure = Some(error);
                 }
+            }
+            if over {
+                break;
             }
         }
         let ended = py.detach(move || run.join());

@@ -50,6 +50,8 @@ def test_keyboard_interrupt_stops_solve_many(repo):
     assert time.monotonic() - start < 0.8
     batch = solver.solve_many([osolve.Position(FFO1)] * 3)
     assert batch.scores.tolist() == [18, 18, 18]
+    # The solver of the deep positions, stopped, is the one of solve: it goes on too.
+    assert solver.solve(osolve.Position(FFO1)).score == 18
 
 
 def test_keyboard_interrupt_stops_parallel_labelling(repo):

@@ -118,6 +118,19 @@ def test_solve_many_order_shape_and_both_inputs():
     assert len(solver.solve_many([])) == 0
 
 
+def test_solve_many_keeps_its_tables_until_clear():
+    # One thread: the nodes are deterministic. The workers (positions of up to 19 empties) and
+    # the solver of the deeper ones keep their tables from call to call; clear() empties them.
+    positions = random_positions(8, 16, seed=6) + random_positions(1, 20, seed=7)
+    solver = osolve.Solver(threads=1, hash_mb=16)
+    first = solver.solve_many(positions)
+    again = solver.solve_many(positions)
+    assert again.scores.tolist() == first.scores.tolist()
+    assert (again.nodes < first.nodes).all()
+    solver.clear()
+    assert solver.solve_many(positions).nodes.tolist() == first.nodes.tolist()
+
+
 def test_solve_many_black_to_move_rows_and_special_moves():
     passing = osolve.Position("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO--O O")
     assert passing.must_pass

@@ -310,10 +310,109 @@ pub enum BatchError {
     Sink(#[from] io::Error),
 }
 
+/// The solvers of batch runs: one using every thread for the deep items, one at a time (it also
+/// checks which items are feasible), and one single-threaded solver per worker for the items
+/// solved in parallel with each other. [`run`] makes them afresh for its one run; a caller
+/// that makes many runs (a binding labelling position after position) keeps them and hands
+/// them to [`run_on`] each time, so that their tables, and the memory the kernel gave them, are
+/// made once: nothing is cleared between items or runs (see [`Solvers::clear`]), as in one
+/// long run.
+pub struct Solvers {
+    big: Solver,
+    /// Empty until the first [`run_on`], which makes them for its options.
+    workers: Vec<Solver>,
+}
+
+impl Solvers {
+    /// The solvers of `options` (its threads, table size, WLD and progress callback), as
+    /// [`run`] makes them.
+    pub fn new(options: &Options) -> Result<Solvers, SearchError> {
+        let threads = crate::search::thread_count(options.threads);
+        let big = Solvers::solver(options, threads, options.hash_mb, options.progress.clone())?;
+        let mut solvers = Solvers::around(big);
+        solvers.make_workers(options)?;
+        Ok(solvers)
+    }
+
+    /// `big` (kept as it is: its threads, table, WLD, progress callback, refusal) for the deep
+    /// items, and workers made by the first [`run_on`] from its options. The caller can go on
+    /// using `big` between runs through [`Solvers::big_mut`] (its table serves both).
+    pub fn around(big: Solver) -> Solvers {
+        Solvers {
+            big,
+            workers: Vec::new(),
+        }
+    }
+
+    /// The solver of the deep items.
+    pub fn big(&self) -> &Solver {
+        &self.big
+    }
+
+    /// The solver of the deep items, to use between runs.
+    pub fn big_mut(&mut self) -> &mut Solver {
+        &mut self.big
+    }
+
+    /// The workers: none before the first run of solvers made by [`Solvers::around`].
+    pub fn workers(&self) -> &[Solver] {
+        &self.workers
+    }
+
+    /// Forgets every stored result of every solver (see [`Solver::clear`]).
+    pub fn clear(&mut self) {
+        self.big.clear();
+        for worker in &mut self.workers {
+            worker.clear();
+        }
+    }
+
+    /// A solver of a run: forced, since the refusal is the work's ([`Work::feasible`], in
+    /// input order), so that a position it is handed is solved.
+    fn solver(
+        options: &Options,
+        threads: usize,
+        hash_mb: usize,
+        progress: Option<ProgressFn>,
+    ) -> Result<Solver, SearchError> {
+        Solver::new(SolveOptions {
+            threads,
+            hash_mb: hash_mb.max(1),
+            wld: options.wld,
+            force: true,
+            progress,
+        })
+    }
+
+    /// One worker per thread of `options`, each with its share of the table, unless made.
+    fn make_workers(&mut self, options: &Options) -> Result<(), SearchError> {
+        if !self.workers.is_empty() {
+            return Ok(());
+        }
+        let threads = crate::search::thread_count(options.threads);
+        let mut workers = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            workers.push(Solvers::solver(
+                options,
+                1,
+                options.hash_mb / threads,
+                None,
+            )?);
+        }
+        self.workers = workers;
+        Ok(())
+    }
+
+    fn all_mut(&mut self) -> impl Iterator<Item = &mut Solver> {
+        std::iter::once(&mut self.big).chain(&mut self.workers)
+    }
+}
+
 /// Runs `work` over `items` and hands every result to `sink` in input order, each as soon as
 /// it and all before it are finished. Stops early when a registered stop handle fires (the
 /// totals then say `interrupted`; items after the first unfinished one are dropped, never
-/// reported out of order) or, with `strict`, at the first bad item.
+/// reported out of order) or, with `strict`, at the first bad item. The solvers are made for
+/// this run ([`Solvers::new`]); [`run_on`] runs on solvers the caller keeps.
 pub fn run<W, I>(
     work: &W,
     items: I,
@@ -325,27 +424,104 @@ where
     I: Iterator<Item = Result<W::Item, W::Bad>> + Send + 'static,
 {
     let start = Instant::now();
-    let threads = crate::search::thread_count(options.threads);
-    let solver = |threads: usize, hash_mb: usize, progress: Option<ProgressFn>| {
-        // The refusal is the work's (`Work::feasible`, in input order), so the solvers are
-        // forced: a position they are handed is solved.
-        let mut solver = Solver::new(SolveOptions {
-            threads,
-            hash_mb: hash_mb.max(1),
-            wld: options.wld,
-            force: true,
-            progress,
-        })?;
-        solver.set_limits(options.limits);
-        Ok::<Solver, SearchError>(solver)
-    };
     // Every solver exists before the first item: their stop handles are registered at once,
     // and their tables take memory only as they fill.
-    let mut big = solver(threads, options.hash_mb, options.progress.clone())?;
-    let mut workers = Vec::with_capacity(threads);
-    for _ in 0..threads {
-        workers.push(solver(1, options.hash_mb / threads, None)?);
+    let mut solvers = Solvers::new(options)?;
+    let mut totals = run_on(&mut solvers, work, items, options, sink)?;
+    totals.time = start.elapsed();
+    Ok(totals)
+}
+
+/// [`run`] on `solvers`, which the caller keeps for its next runs, tables and all (each solver
+/// starts where its last run left it). Of `options`, the threads, table size and WLD serve only
+/// to make the workers at the first run of [`Solvers::around`] (the progress callback is the
+/// big solver's own); the limits are every solver's during the run and their own again after
+/// it. After the run, even
+/// a stopped one, the solvers are resumed (see [`Solver::resume`]): the handles the sink was
+/// given no longer reach them.
+pub fn run_on<W, I>(
+    solvers: &mut Solvers,
+    work: &W,
+    items: I,
+    options: &Options,
+    sink: &mut dyn Sink<W>,
+) -> Result<Totals, BatchError>
+where
+    W: Work,
+    I: Iterator<Item = Result<W::Item, W::Bad>> + Send + 'static,
+{
+    run_kept(solvers, work, Intake::Read(items), options, sink)
+}
+
+/// [`run_on`] for items held in memory, whose next item never waits: the driver takes them
+/// itself as the window has room, with no thread to read them (a run of a few items costs a
+/// few wake-ups less).
+pub(crate) fn run_held_on<W, I>(
+    solvers: &mut Solvers,
+    work: &W,
+    mut items: I,
+    options: &Options,
+    sink: &mut dyn Sink<W>,
+) -> Result<Totals, BatchError>
+where
+    W: Work,
+    I: Iterator<Item = Result<W::Item, W::Bad>>,
+{
+    let intake = Intake::<std::iter::Empty<_>, _, _>::Held(&mut items);
+    run_kept(solvers, work, intake, options, sink)
+}
+
+/// Where the items of a run come from.
+enum Intake<'i, I, T, B> {
+    /// An input that may block (standard input, a pipe): read on a thread of its own, so that
+    /// a stop is seen meanwhile.
+    Read(I),
+    /// Items held in memory: taken by the driver itself.
+    Held(&'i mut dyn Iterator<Item = Result<T, B>>),
+}
+
+/// [`run_on`] from either intake.
+fn run_kept<W, I>(
+    solvers: &mut Solvers,
+    work: &W,
+    intake: Intake<'_, I, W::Item, W::Bad>,
+    options: &Options,
+    sink: &mut dyn Sink<W>,
+) -> Result<Totals, BatchError>
+where
+    W: Work,
+    I: Iterator<Item = Result<W::Item, W::Bad>> + Send + 'static,
+{
+    let start = Instant::now();
+    solvers.make_workers(options)?;
+    let kept: Vec<Limits> = solvers.all_mut().map(|s| s.limits()).collect();
+    for solver in solvers.all_mut() {
+        solver.set_limits(options.limits);
     }
+    let result = drive(solvers, work, intake, options, sink);
+    for (solver, limits) in solvers.all_mut().zip(kept) {
+        solver.set_limits(limits);
+        solver.resume();
+    }
+    let mut totals = result?;
+    totals.time = start.elapsed();
+    Ok(totals)
+}
+
+/// The run of [`run_on`] on solvers set up for it.
+fn drive<W, I>(
+    solvers: &mut Solvers,
+    work: &W,
+    intake: Intake<'_, I, W::Item, W::Bad>,
+    options: &Options,
+    sink: &mut dyn Sink<W>,
+) -> Result<Totals, BatchError>
+where
+    W: Work,
+    I: Iterator<Item = Result<W::Item, W::Bad>> + Send + 'static,
+{
+    let Solvers { big, workers } = solvers;
+    let threads = workers.len();
     let mut handles = vec![big.stop_handle()];
     handles.extend(workers.iter().map(Solver::stop_handle));
     for handle in &handles {
@@ -355,7 +531,17 @@ where
     let window = WINDOW_PER_WORKER * threads + 4;
     let permits = Arc::new(Permits::new(window));
     let (tx, rx) = mpsc::channel::<MessageOf<W>>();
-    spawn_reader(items, permits.clone(), tx.clone());
+    let held = match intake {
+        Intake::Read(items) => {
+            spawn_reader(items, permits.clone(), tx.clone());
+            None
+        }
+        Intake::Held(items) => {
+            // The run's borrows are shorter than the items': the object's bound shrinks to them.
+            let items: &mut dyn Iterator<Item = Result<W::Item, W::Bad>> = items;
+            Some(items)
+        }
+    };
 
     let (job_tx, job_rx) = mpsc::channel::<Job<W::Item>>();
     let job_rx = Arc::new(Mutex::new(job_rx));
@@ -372,16 +558,17 @@ where
         resume_left: options.skip,
         queue: VecDeque::new(),
         in_flight: 0,
+        held,
         input_closed: false,
         stopping: false,
     };
     let result = thread::scope(|scope| {
-        for mut solver in workers {
+        for solver in workers.iter_mut() {
             let (job_rx, tx) = (job_rx.clone(), tx.clone());
-            scope.spawn(move || worker(work, &mut solver, &job_rx, &tx));
+            scope.spawn(move || worker(work, solver, &job_rx, &tx));
         }
         drop(tx);
-        let result = state.drive(&mut big, &rx, &job_tx);
+        let result = state.drive(big, &rx, &job_tx);
         if result.is_err() {
             // Let the workers finish their current item at once.
             for handle in &handles {
@@ -393,9 +580,7 @@ where
     });
     permits.close();
     result?;
-    let mut totals = state.totals;
-    totals.time = start.elapsed();
-    Ok(totals)
+    Ok(state.totals)
 }
 
 /// A message to the driver thread about items `T` with outputs `O` and bad items `B`.
@@ -462,6 +647,15 @@ impl Permits {
             }
             state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
         }
+    }
+    /// Takes a permit if one is free, without waiting; false once closed.
+    fn try_acquire(&self) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if state.1 || state.0 == 0 {
+            return false;
+        }
+        state.0 -= 1;
+        true
     }
     fn release(&self) {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
@@ -534,6 +728,8 @@ struct Run<'a, W: Work> {
     queue: VecDeque<Job<W::Item>>,
     /// Jobs handed to the workers and not yet back.
     in_flight: usize,
+    /// The items still to take, when they are held in memory (else a thread reads them).
+    held: Option<&'a mut dyn Iterator<Item = Result<W::Item, W::Bad>>>,
     /// No more items will be taken (end of input, or a strict stop).
     input_closed: bool,
     /// A stop handle fired.
@@ -548,6 +744,7 @@ impl<W: Work> Run<'_, W> {
         job_tx: &Sender<Job<W::Item>>,
     ) -> Result<(), BatchError> {
         loop {
+            self.pull(big);
             self.emit()?;
             self.notice_stop();
             if !self.stopping {
@@ -576,6 +773,10 @@ impl<W: Work> Run<'_, W> {
                     }
                 }
             }
+            // The big solves made room in the window: take more before waiting.
+            if self.pull(big) {
+                continue;
+            }
             let idle = self.in_flight == 0 && (self.stopping || self.queue.is_empty());
             if idle && (self.stopping || self.input_closed) {
                 self.emit()?;
@@ -595,6 +796,23 @@ impl<W: Work> Run<'_, W> {
                 Err(RecvTimeoutError::Disconnected) => self.input_closed = true,
             }
         }
+    }
+
+    /// Takes held items while the window has room; true when it took any (or the end).
+    fn pull(&mut self, big: &mut Solver) -> bool {
+        let Some(items) = self.held.take() else {
+            return false;
+        };
+        let mut took = false;
+        while !self.input_closed && !self.stopping && self.permits.try_acquire() {
+            took = true;
+            match items.next() {
+                Some(item) => self.take(item, big),
+                None => self.input_closed = true,
+            }
+        }
+        self.held = Some(items);
+        took
     }
 
     /// Once a stop handle fired (or a search was stopped): the run is interrupted, no more

@@ -4,14 +4,15 @@
 //! the batch driver ([`super::batch`]) for callers that hold positions rather than files (a
 //! binding, a script): small positions are solved side by side, one per thread; deep ones one
 //! at a time on all the threads; results come back in input order, each as soon as it and all
-//! before it are done, through a [`SolveSink`] that can also stop the run. Never prints, never
-//! reads files.
+//! before it are done, through a [`SolveSink`] that can also stop the run. [`solve_all_on`] is
+//! the same on solvers the caller keeps across calls ([`Solvers`]). Never prints, never reads
+//! files.
 
 use std::convert::Infallible;
 use std::io;
 use std::ops::ControlFlow;
 
-use super::batch::{self, BatchError, Options, Totals, Unsolved, Work};
+use super::batch::{self, BatchError, Options, Solvers, Totals, Unsolved, Work};
 use crate::board::Position;
 use crate::drivers::analyze::ESTIMATE_HASH_MB;
 use crate::engine::estimate::{EstimateError, Estimator};
@@ -257,13 +258,56 @@ where
     I: IntoIterator<Item = Position>,
     I::IntoIter: Send + 'static,
 {
+    let mut solvers = Solvers::new(options)?;
+    solve_all_on(&mut solvers, positions, options, force, sink)
+}
+
+/// [`solve_all`] on `solvers`, which the caller keeps from one call to the next (see
+/// [`Solvers`]): their tables are made once and keep what they found, so that a small call
+/// costs little beyond its searches (fresh tables cost each call the kernel's zeroing of every
+/// page it touches). Of `options`, the threads, table size and WLD serve
+/// only to make the workers at the first call on [`Solvers::around`]; the limits are the
+/// solvers' for this call only. The solvers are resumed after the call, stopped or not.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use osolve::board::random::{random_position, Rng};
+/// use osolve::drivers::batch::{Options, Solvers};
+/// use osolve::drivers::solve::{solve_all_on, SolveSink, Solved};
+///
+/// struct Count(usize);
+/// impl SolveSink for Count {
+///     fn solved(&mut self, _: Solved) -> ControlFlow<()> {
+///         self.0 += 1;
+///         ControlFlow::Continue(())
+///     }
+/// }
+///
+/// let options = Options { threads: 2, hash_mb: 8, ..Options::default() };
+/// let mut solvers = Solvers::new(&options)?;
+/// let mut rng = Rng(3);
+/// for _ in 0..3 {
+///     let positions: Vec<_> = (0..4).map(|_| random_position(&mut rng, 10)).collect();
+///     let mut count = Count(0);
+///     solve_all_on(&mut solvers, positions, &options, false, &mut count)?;
+///     assert_eq!(count.0, 4);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solve_all_on<I>(
+    solvers: &mut Solvers,
+    positions: I,
+    options: &Options,
+    force: bool,
+    sink: &mut dyn SolveSink,
+) -> Result<Totals, BatchError>
+where
+    I: IntoIterator<Item = Position>,
+    I::IntoIter: Send + 'static,
+{
     let items = positions.into_iter().enumerate().map(Ok);
-    let mut adapter = Adapter {
-        sink,
-        handles: Vec::new(),
-        stopped: false,
-    };
-    batch::run(&Solving { force }, items, options, &mut adapter)
+    let mut adapter = Adapter::new(sink);
+    batch::run_held_on(solvers, &Solving { force }, items, options, &mut adapter)
 }
 
 /// The batch driver's work: one exact solve per position.
@@ -313,7 +357,15 @@ struct Adapter<'a> {
     stopped: bool,
 }
 
-impl Adapter<'_> {
+impl<'a> Adapter<'a> {
+    fn new(sink: &'a mut dyn SolveSink) -> Adapter<'a> {
+        Adapter {
+            sink,
+            handles: Vec::new(),
+            stopped: false,
+        }
+    }
+
     fn hand(&mut self, solved: Solved) {
         if self.stopped {
             return;
@@ -441,6 +493,108 @@ mod tests {
             }
             other => panic!("expected a stopped search, found {other:?}"),
         }
+    }
+
+    /// The nodes of each result, in order.
+    fn nodes(results: &[Solved]) -> Vec<u64> {
+        let nodes = |s: &Solved| s.result.as_ref().map_or(0, |solution| solution.nodes);
+        results.iter().map(nodes).collect()
+    }
+
+    #[test]
+    fn kept_solvers_run_call_after_call_as_one_long_run() {
+        let mut rng = Rng(12);
+        let mut positions: Vec<Position> = (0..6).map(|_| random_position(&mut rng, 14)).collect();
+        positions.push(random_position(&mut rng, 20));
+        positions.extend((0..6).map(|_| random_position(&mut rng, 13)));
+        let options = Options {
+            threads: 1,
+            hash_mb: 4,
+            ..Options::default()
+        };
+        let (whole, _) = collect(positions.clone(), &options, usize::MAX);
+        // The same positions in three calls on kept solvers: each starts with the tables the
+        // last one left, so that on one thread the nodes too are those of the one run.
+        let mut solvers = Solvers::new(&options).unwrap();
+        let mut parts = Vec::new();
+        for chunk in [&positions[..4], &positions[4..9], &positions[9..]] {
+            let mut sink = Collect {
+                results: Vec::new(),
+                stop_after: usize::MAX,
+            };
+            solve_all_on(&mut solvers, chunk.to_vec(), &options, false, &mut sink).unwrap();
+            parts.extend(sink.results);
+        }
+        assert_eq!(nodes(&parts), nodes(&whole));
+        let scores = |r: &[Solved]| -> Vec<i32> {
+            r.iter().map(|s| s.result.as_ref().unwrap().score).collect()
+        };
+        assert_eq!(scores(&parts), scores(&whole));
+    }
+
+    #[test]
+    fn kept_solvers_are_ready_after_a_stopped_or_limited_call() {
+        let mut rng = Rng(5);
+        let positions: Vec<Position> = (0..20).map(|_| random_position(&mut rng, 10)).collect();
+        let options = Options {
+            threads: 2,
+            hash_mb: 4,
+            ..Options::default()
+        };
+        // Workers made by the first call, around a solver of the caller's.
+        let big = Solver::new(crate::search::SolveOptions {
+            threads: 2,
+            hash_mb: 4,
+            force: true,
+            ..Default::default()
+        })
+        .unwrap();
+        let mut solvers = Solvers::around(big);
+        assert!(solvers.workers().is_empty());
+        let mut sink = Collect {
+            results: Vec::new(),
+            stop_after: 2,
+        };
+        let totals = solve_all_on(&mut solvers, positions.clone(), &options, false, &mut sink);
+        assert!(totals.unwrap().interrupted);
+        assert_eq!(solvers.workers().len(), 2);
+        // A limit holds for its call only.
+        let limited = Options {
+            limits: Limits {
+                nodes: Some(10_000),
+                ..Limits::NONE
+            },
+            ..options.clone()
+        };
+        let mut sink = Collect {
+            results: Vec::new(),
+            stop_after: usize::MAX,
+        };
+        solve_all_on(
+            &mut solvers,
+            vec![Position::start()],
+            &limited,
+            false,
+            &mut sink,
+        )
+        .unwrap();
+        assert!(matches!(
+            sink.results[0].result,
+            Err(SolveError::Unfinished(_))
+        ));
+        assert_eq!(solvers.big().limits(), Limits::NONE);
+        let mut sink = Collect {
+            results: Vec::new(),
+            stop_after: usize::MAX,
+        };
+        let totals = solve_all_on(&mut solvers, positions, &options, false, &mut sink).unwrap();
+        assert_eq!((totals.done, totals.interrupted), (20, false));
+        assert!(sink.results.iter().all(|s| s.result.is_ok()));
+        // The caller's solver is usable between calls.
+        assert!(solvers
+            .big_mut()
+            .solve(&random_position(&mut rng, 12))
+            .is_ok());
     }
 
     #[test]
