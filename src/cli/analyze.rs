@@ -285,7 +285,7 @@ impl Sink for CliSink {
         let board = format_board(&parsed.position);
         self.output
             .resumed
-            .confirm(&board, "position", || format!("{}: {board}", parsed.source))?;
+            .confirm(&board, "position", || report::input_item(parsed))?;
         let (Some(options), Some(recorded)) = (&self.check, self.recorded.next()) else {
             return Ok(());
         };

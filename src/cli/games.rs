@@ -286,9 +286,9 @@ impl batch::Sink<GameWork> for CliSink {
 
     fn resumed(&mut self, game: &Game) -> io::Result<()> {
         let key = report::key(self.format, game);
-        self.output.resumed.confirm(&key, "game", || {
-            format!("{}: {}", game.id, game.transcript())
-        })?;
+        self.output
+            .resumed
+            .confirm(&key, "game", || report::input_item(game))?;
         let exact = self.recorded.next().flatten();
         if let Some(d) = self.resumed_check.add_resumed(game, exact, self.from_end) {
             let line = report::disagreement_line(&d.game, &d.theoretical);

@@ -3,9 +3,19 @@
 //! can be read at all. At the bottom of cli/.
 
 use osolve::notation::sniff::{sniff, FileKind, HEAD_LEN};
-use osolve::notation::{open_path, DynRead, PositionReader};
+use osolve::notation::{open_path, DynRead, PositionReader, INLINE_NAME};
 use std::io::{self, Read};
 use std::path::Path;
+
+/// The source name of the `k`-th `-p` text (from 0) of `count`: `<position>` when it is the
+/// only one, else `<position K>` counting from 1.
+pub fn inline_name(k: usize, count: usize) -> String {
+    if count > 1 {
+        format!("<position {}>", k + 1)
+    } else {
+        INLINE_NAME.to_string()
+    }
+}
 
 /// Opens a file of positions (`-` is standard input), with a one-line message naming the file
 /// when it cannot be read: missing, a directory (which opens but cannot be read on Unix),
@@ -78,4 +88,16 @@ pub fn check_readable(path: &Path, expected: &str) -> Result<(), String> {
         })
         .map(|_| ())
         .map_err(|e| cannot(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_texts_are_named_by_their_number_when_there_are_several() {
+        assert_eq!(inline_name(0, 1), "<position>");
+        assert_eq!(inline_name(0, 2), "<position 1>");
+        assert_eq!(inline_name(1, 2), "<position 2>");
+    }
 }

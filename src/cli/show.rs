@@ -13,7 +13,7 @@ use anyhow::{bail, Context};
 use clap::{ArgGroup, Args};
 use osolve::board::rules::Variant;
 use osolve::drivers::show::{Marker, Marking, NotShown};
-use osolve::notation::{parse_text_with, Parsed, Source, INLINE_NAME};
+use osolve::notation::{parse_text_with, Parsed, Source};
 use osolve::report::batch::refusal;
 use osolve::report::colour;
 use osolve::report::live::live_subject;
@@ -25,6 +25,7 @@ use osolve::search::SolveOptions;
 use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
 use super::estimate::EstimateArgs;
 use super::exit::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::inputs::inline_name;
 use super::paths;
 use super::variant::{stdout_style, VariantArgs};
 
@@ -350,13 +351,9 @@ fn read_inputs(args: &ShowArgs, variant: Variant) -> anyhow::Result<(Vec<Parsed>
         let reader = super::inputs::open_input(path).map_err(anyhow::Error::msg)?;
         results.extend(reader.with_variant(variant));
     }
-    let several = args.positions.len() > 1;
+    let count = args.positions.len();
     for (k, text) in args.positions.iter().enumerate() {
-        let name = if several {
-            format!("<position {}>", k + 1)
-        } else {
-            INLINE_NAME.to_string()
-        };
+        let name = inline_name(k, count);
         results.push(parse_text_with(text, Source::new(name, 1), variant));
     }
     let mut bad_input = false;

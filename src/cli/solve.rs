@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
 use osolve::board::rules::Variant;
 use osolve::drivers::solve::{solve_each_with, EachSink};
-use osolve::notation::{parse_text_with, ParseError, Parsed, Source, INLINE_NAME};
+use osolve::notation::{parse_text_with, ParseError, Parsed, Source};
 use osolve::report::batch::refusal;
 use osolve::report::live::live_subject;
 use osolve::report::solve::{interrupted_line, solved_report, stopped_report, Format};
@@ -25,7 +25,7 @@ use osolve::search::{Solution, SolveError, SolveOptions, Solver};
 use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
 use super::estimate::EstimateArgs;
 use super::exit::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
-use super::inputs::open_input;
+use super::inputs::{inline_name, open_input};
 use super::spinner::{Live, Spinner};
 use super::variant::{stdout_style, VariantArgs};
 
@@ -123,7 +123,7 @@ fn ordered_inputs(matches: &ArgMatches, flags: &Flags) -> Vec<Input> {
             .map(|indices| indices.collect())
             .unwrap_or_default()
     };
-    let several = flags.positions.len() > 1;
+    let count = flags.positions.len();
     let mut inputs: Vec<(usize, Input)> = indices("files")
         .into_iter()
         .zip(&flags.files)
@@ -135,11 +135,7 @@ fn ordered_inputs(matches: &ArgMatches, flags: &Flags) -> Vec<Input> {
             .zip(&flags.positions)
             .enumerate()
             .map(|(k, (index, text))| {
-                let name = if several {
-                    format!("<position {}>", k + 1)
-                } else {
-                    INLINE_NAME.to_string()
-                };
+                let name = inline_name(k, count);
                 let text = text.clone();
                 (index, Input::Inline { text, name })
             }),

@@ -15,7 +15,7 @@ use super::unfinished::{bounds_text, range_text};
 use crate::board::Square;
 pub use crate::drivers::analyze::Recorded;
 use crate::drivers::analyze::{Analysis, Checked, Mismatch, Summary};
-use crate::notation::{format_board, format_obf, format_obf_final};
+use crate::notation::{format_board, format_obf, format_obf_final, Parsed};
 use crate::search::{Exactness, MoveScore, FEASIBLE_EMPTIES};
 use crate::units::{format_count, format_mnps, format_seconds, milliseconds};
 
@@ -335,6 +335,12 @@ pub fn summary(summary: &Summary, check: bool) -> String {
         }
     }
     text
+}
+
+/// How a resumed output that is not of the input names the input's position where they part:
+/// its source and board, `in.obf:3: <board> <side>`.
+pub fn input_item(parsed: &Parsed) -> String {
+    format!("{}: {}", parsed.source, format_board(&parsed.position))
 }
 
 /// Reads back, as a stream, the positions an output in `format` already holds. A last line
@@ -682,5 +688,15 @@ mod tests {
         assert!(written(Format::Csv, &b"a,b\n"[..]).is_err());
         let empty = written(Format::Csv, &b""[..]).unwrap();
         assert_eq!((empty.keep, empty.has_header), (0, false));
+    }
+
+    #[test]
+    fn a_resumed_outputs_input_item_is_its_source_and_board() {
+        let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;";
+        let parsed = crate::notation::parse_text(line, Source::new("in.obf", 3)).unwrap();
+        assert_eq!(
+            input_item(&parsed),
+            "in.obf:3: --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+        );
     }
 }

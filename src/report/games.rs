@@ -106,6 +106,12 @@ pub fn key(format: Format, game: &Game) -> String {
     }
 }
 
+/// How a resumed output that is not of the input names the input's game where they part: its
+/// name and moves, `g.txt#1: f5f4c3...`.
+pub fn input_item(game: &Game) -> String {
+    format!("{}: {}", game.id, game.transcript())
+}
+
 /// The first two lines of a game's text block (with their newlines): the game with its
 /// players and tournament, then its moves and final result.
 fn text_heading(game: &Game) -> String {
@@ -967,5 +973,15 @@ mod tests {
             "x.wtb#3: theoretical score 35-29 recorded, exact 33-31 \
              (the game ended before 24 empties: its final score)"
         );
+    }
+
+    #[test]
+    fn a_resumed_outputs_input_item_is_the_game_and_its_moves() {
+        let text = "f5f4c3c6c5d6f3c4c7\n";
+        let game = TranscriptReader::new(Cursor::new(text.as_bytes()), "g.txt".into())
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(input_item(&game), "g.txt#1: f5f4c3c6c5d6f3c4c7");
     }
 }
