@@ -325,7 +325,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         let picture = Picture::new(&parsed.position, marks, parsed.source.to_string())
             .with_estimate(shown.exactness.estimate_depth());
         if !quiet {
-            let text = format!("{}\n{}\n", parsed.source, colour::diagram(&picture, style));
+            let text = colour::shown(&picture, style);
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
                 if e.kind() == io::ErrorKind::BrokenPipe {
                     break;

@@ -118,6 +118,12 @@ pub fn diagram(picture: &Picture, style: TermStyle) -> String {
     text
 }
 
+/// What `osolve show` prints of `picture` on the terminal: its title (where the position came
+/// from) on a line of its own, the [`diagram`], then an empty line.
+pub fn shown(picture: &Picture, style: TermStyle) -> String {
+    format!("{}\n{}\n", picture.title, diagram(picture, style))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +207,18 @@ mod tests {
         assert!(use_colour(true, Some(OsStr::new(""))));
         assert!(!use_colour(true, Some(OsStr::new("1"))));
         assert!(!use_colour(false, None));
+    }
+
+    #[test]
+    fn shown_is_the_title_the_diagram_and_an_empty_line() {
+        let picture = Picture::new(&Position::start(), Marks::Legal, "in.obf:2");
+        let style = TermStyle {
+            unicode: false,
+            colour: false,
+        };
+        let text = shown(&picture, style);
+        assert_eq!(text, format!("in.obf:2\n{}\n", diagram(&picture, style)));
+        assert!(text.starts_with("in.obf:2\n  a b c d e f g h\n"), "{text}");
+        assert!(text.ends_with("black to move\n\n"), "{text}");
     }
 }
