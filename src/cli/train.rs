@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use osolve::learn::train::{train, TrainOptions};
+use osolve::learn::train::{labelled_sample, train, TrainOptions};
 use osolve::notation::open_path;
 use osolve::report::learn::{few_samples_warning, train_table, wrote_weights};
 
@@ -85,17 +85,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     for path in &args.files {
         let reader = open_path(path)?;
         for item in reader {
-            let parsed = item?;
-            let Some(score) = parsed.final_score else {
-                bail!(
-                    "{}: expected a labelled position with a final score (like `...; +6;`)",
-                    parsed.source
-                );
-            };
-            if !(-64..=64).contains(&score) {
-                bail!("{}: score {score} is outside -64..64", parsed.source);
-            }
-            samples.push((parsed.position.board, score));
+            samples.push(labelled_sample(&item?)?);
         }
     }
     let options = TrainOptions {

@@ -13,7 +13,39 @@ use rayon::prelude::*;
 use super::canonical;
 use crate::board::Board;
 use crate::eval::{evaluate_with, feature_indices, set_of, Weights, ACTIVE, SCALE, SETS, SET_LEN};
+use crate::notation::{Parsed, Source};
 use crate::search::SearchError;
+
+/// A position read for training that is not a usable sample.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LabelError {
+    /// The line has no final score (`osolve gen` writes `<board> <side>; +6;`).
+    #[error("{0}: expected a labelled position with a final score (like `...; +6;`)")]
+    Unlabelled(Source),
+    /// The final score is not a disc differential.
+    #[error("{at}: score {score} is outside -64..64")]
+    OutOfRange {
+        /// Where the position came from.
+        at: Source,
+        /// The score it was labelled with.
+        score: i32,
+    },
+}
+
+/// The training sample of a labelled position: its board and final score (the side to
+/// move's disc differential, -64..64).
+pub fn labelled_sample(parsed: &Parsed) -> Result<(Board, i32), LabelError> {
+    let Some(score) = parsed.final_score else {
+        return Err(LabelError::Unlabelled(parsed.source.clone()));
+    };
+    if !(-64..=64).contains(&score) {
+        return Err(LabelError::OutOfRange {
+            at: parsed.source.clone(),
+            score,
+        });
+    }
+    Ok((parsed.position.board, score))
+}
 
 /// Fitting options.
 #[derive(Clone, Debug)]
@@ -252,6 +284,34 @@ fn cgls(rows: &[&Sample], iterations: u32, lambda: f64) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::board::random::{random_position, Rng};
+    use crate::notation::parse_text;
+
+    #[test]
+    fn a_sample_needs_a_final_score_within_the_disc_range() {
+        let line = "-------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X";
+        let labelled = parse_text(&format!("{line}; +6;"), Source::new("in.obf", 3)).unwrap();
+        assert_eq!(
+            labelled_sample(&labelled).unwrap(),
+            (labelled.position.board, 6)
+        );
+        let bare = parse_text(line, Source::new("in.obf", 4)).unwrap();
+        assert_eq!(
+            labelled_sample(&bare).unwrap_err().to_string(),
+            format!(
+                "{}: expected a labelled position with a final score (like `...; +6;`)",
+                bare.source
+            )
+        );
+        // The parser refuses such a score; a caller's own Parsed may still carry one.
+        let wild = Parsed {
+            final_score: Some(66),
+            ..labelled.clone()
+        };
+        assert_eq!(
+            labelled_sample(&wild).unwrap_err().to_string(),
+            format!("{}: score 66 is outside -64..64", wild.source)
+        );
+    }
 
     /// Targets that are an exact function of dense features (mobility): the fit must recover
     /// them on held-out positions, where sparse pattern weights alone could not.
