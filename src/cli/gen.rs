@@ -10,9 +10,10 @@ use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use osolve::eval::{builtin, Weights};
-use osolve::learn::gen::{generate, Control, GenError, GenOptions, Label, Policy, EXHAUSTED_AFTER};
+use osolve::learn::gen::{
+    generate, refuse_too_deep, Control, GenError, GenOptions, Label, Policy, EXHAUSTED_AFTER,
+};
 use osolve::report::learn::{exhausted_message, gen_interrupted, gen_line, gen_summary};
-use osolve::search::{TooManyEmpties, FEASIBLE_EMPTIES};
 
 use super::args::LimitArgs;
 use super::exit::{EXIT_INTERRUPTED, EXIT_OK};
@@ -141,18 +142,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
         limits: args.limits.limits(),
     };
     // Exact labels of positions too deep to solve would never come: refused before starting.
-    let hopeless = args.empties.1 > FEASIBLE_EMPTIES
-        && args.search_depth.is_none()
-        && options.limits.is_none()
-        && !args.limits.force;
-    if hopeless {
-        let (low, high) = args.empties;
-        bail!(
-            "--empties {low}-{high}: {}; use --force to try anyway, or --time-limit / \
-             --node-limit (a position whose search reaches the limit is dropped)",
-            TooManyEmpties { empties: high }
-        );
-    }
+    refuse_too_deep(&options, args.limits.force)?;
     let output_name = if paths::is_std_stream(&args.output) {
         "standard output".to_string()
     } else {

@@ -13,7 +13,9 @@ use super::{canonical, eval_search};
 use crate::board::random::Rng;
 use crate::board::{Bits, Position, Square};
 use crate::eval::{Weights, SCALE};
-use crate::search::{Limits, SearchError, SolveOptions, Solver, StopHandle};
+use crate::search::{
+    Limits, SearchError, SolveOptions, Solver, StopHandle, TooManyEmpties, FEASIBLE_EMPTIES,
+};
 
 /// How the games are played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,6 +110,37 @@ pub enum GenError {
     /// Writing failed.
     #[error("cannot write the positions: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// A range of empties whose exact labels would never come: some positions would have more
+/// empties than an exact solve finishes with ([`FEASIBLE_EMPTIES`]), with no limit to drop them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "--empties {low}-{high}: {}; use --force to try anyway, or --time-limit / --node-limit (a \
+     position whose search reaches the limit is dropped)",
+    TooManyEmpties { empties: *high }
+)]
+pub struct TooDeep {
+    /// Fewest empties of the range.
+    pub low: u32,
+    /// Most empties of the range.
+    pub high: u32,
+}
+
+/// Refuses, before anything starts, exact labels of a range too deep to solve without a
+/// limit ([`TooDeep`]), unless `force`d; search labels and limited searches always pass.
+pub fn refuse_too_deep(options: &GenOptions, force: bool) -> Result<(), TooDeep> {
+    let hopeless = options.max_empties > FEASIBLE_EMPTIES
+        && matches!(options.label, Label::Exact)
+        && options.limits.is_none()
+        && !force;
+    if hopeless {
+        return Err(TooDeep {
+            low: options.min_empties,
+            high: options.max_empties,
+        });
+    }
+    Ok(())
 }
 
 /// The rng of game `index`: independent streams from one seed.
@@ -355,6 +388,41 @@ mod tests {
             label: Label::Exact,
             limits: Limits::NONE,
         }
+    }
+
+    #[test]
+    fn exact_labels_beyond_the_feasible_empties_need_a_limit_or_force() {
+        let deep = GenOptions {
+            min_empties: 30,
+            max_empties: FEASIBLE_EMPTIES + 1,
+            ..options(1)
+        };
+        let refused = refuse_too_deep(&deep, false).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            format!(
+                "--empties 30-{high}: {high} empty squares: not solved, an exact solve would not \
+                 finish (it takes months or more beyond {FEASIBLE_EMPTIES} empties); use --force \
+                 to try anyway, or --time-limit / --node-limit (a position whose search reaches \
+                 the limit is dropped)",
+                high = FEASIBLE_EMPTIES + 1
+            )
+        );
+        assert!(refuse_too_deep(&deep, true).is_ok());
+        let searched = GenOptions {
+            label: Label::Search { depth: 4 },
+            ..deep.clone()
+        };
+        assert!(refuse_too_deep(&searched, false).is_ok());
+        let limited = GenOptions {
+            limits: Limits {
+                nodes: Some(1000),
+                ..Limits::NONE
+            },
+            ..deep
+        };
+        assert!(refuse_too_deep(&limited, false).is_ok());
+        assert!(refuse_too_deep(&options(1), false).is_ok());
     }
 
     fn run(options: &GenOptions) -> Vec<(Position, i32)> {
