@@ -103,12 +103,6 @@ fn parse_range(text: &str) -> Result<(u32, u32), String> {
     Ok((lo, hi))
 }
 
-/// Loads weights from a file written by `osolve train`.
-pub fn load_weights(path: &PathBuf) -> anyhow::Result<Weights> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Weights::from_bytes(&bytes).with_context(|| format!("{}", path.display()))
-}
-
 /// Runs the subcommand.
 pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     if !(0.0..=1.0).contains(&args.epsilon) {
@@ -117,7 +111,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     // Before the output is created: it must not be the weights file read.
     paths::refuse_input_as_output(&args.output, "-o", args.weights.as_deref())?;
     let weights = match &args.weights {
-        Some(path) => load_weights(path)?,
+        Some(path) => Weights::load(path, "--weights")?,
         None => builtin().clone(),
     };
     let threads = osolve::search::thread_count(args.threads.map_or(0, usize::from));

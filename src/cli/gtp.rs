@@ -6,7 +6,6 @@ use std::io::{self, BufReader};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::Context;
 use clap::Args;
 use osolve::engine::{Engine, EngineOptions};
 use osolve::eval::Weights;
@@ -33,14 +32,7 @@ impl EngineArgs {
     pub fn engine(&self) -> anyhow::Result<Engine> {
         let solve = self.search.options(false);
         let weights = match &self.weights {
-            Some(path) => {
-                let bytes = std::fs::read(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                Some(
-                    Weights::from_bytes(&bytes)
-                        .with_context(|| format!("{}: not usable as --weights", path.display()))?,
-                )
-            }
+            Some(path) => Some(Weights::load(path, "--weights")?),
             None => None,
         };
         let mut engine = Engine::new(EngineOptions {

@@ -72,13 +72,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     // Before anything is read or written: the weights must not overwrite an input.
     paths::refuse_input_as_output(&args.output, "-o", args.files.iter().map(PathBuf::as_path))?;
     let base = match &args.keep {
-        Some(path) => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let weights = osolve::eval::Weights::from_bytes(&bytes)
-                .with_context(|| format!("{}: not usable as --keep", path.display()))?;
-            Some(weights)
-        }
+        Some(path) => Some(osolve::eval::Weights::load(path, "--keep")?),
         None => None,
     };
     let mut samples = Vec::new();

@@ -9,6 +9,7 @@ pub mod patterns;
 
 use crate::board::legal_moves;
 use patterns::{instance_indices, PATTERNS};
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// Weights are stored in units of 1/SCALE of a disc.
@@ -71,7 +72,30 @@ pub struct Weights {
     nearest: [u8; SETS],
 }
 
-/// A weights file that cannot be read.
+/// A weights file that cannot be loaded ([`Weights::load`]); the message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsFileError {
+    /// The file cannot be read.
+    #[error("cannot read {}: {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why reading failed.
+        error: std::io::Error,
+    },
+    /// The file is read but holds no weights of this build.
+    #[error("{}: not usable as {role}: {error}", path.display())]
+    Unusable {
+        /// The file.
+        path: PathBuf,
+        /// What the file was given as (`--weights`, `--keep`).
+        role: &'static str,
+        /// What is wrong with its bytes.
+        error: WeightsError,
+    },
+}
+
+/// Bytes that are not a weights file of this build.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum WeightsError {
     /// Not a weights file, or another version.
@@ -169,6 +193,20 @@ impl Weights {
             }
         }
         out
+    }
+
+    /// Loads a weights file (as `osolve train` writes it); `role` is what the file was given
+    /// as (an option such as `--weights`), named with the file's path in the error.
+    pub fn load(path: &Path, role: &'static str) -> Result<Weights, WeightsFileError> {
+        let bytes = std::fs::read(path).map_err(|error| WeightsFileError::Read {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        Weights::from_bytes(&bytes).map_err(|error| WeightsFileError::Unusable {
+            path: path.to_path_buf(),
+            role,
+            error,
+        })
     }
 
     /// Reads the form written by `to_bytes`.
@@ -446,6 +484,31 @@ pub(crate) mod tests {
             })
             .collect();
         Weights::from_sets(sets)
+    }
+
+    #[test]
+    fn a_weights_file_that_cannot_be_loaded_is_named_with_its_role() {
+        let dir = std::env::temp_dir().join(format!("osolve-eval-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = dir.join("missing.bin");
+        let error = Weights::load(&missing, "--weights").unwrap_err();
+        assert!(matches!(error, WeightsFileError::Read { .. }));
+        assert!(error
+            .to_string()
+            .starts_with(&format!("cannot read {}: ", missing.display())));
+        let junk = dir.join("junk.bin");
+        std::fs::write(&junk, b"nonsense").unwrap();
+        assert_eq!(
+            Weights::load(&junk, "--keep").unwrap_err().to_string(),
+            format!(
+                "{}: not usable as --keep: not an osolve weights file (bad magic or version)",
+                junk.display()
+            )
+        );
+        let good = dir.join("good.bin");
+        std::fs::write(&good, builtin().to_bytes()).unwrap();
+        assert_eq!(Weights::load(&good, "--weights").unwrap(), *builtin());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
