@@ -5,7 +5,7 @@
 //! and draws a progress bar on standard error when that is a terminal.
 
 use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
-use super::exit::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use super::exit::{write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
 use super::inputs::check_readable;
 use super::interrupt::interrupt;
 use super::variant::VariantArgs;
@@ -116,7 +116,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
             options.keep_hash,
         );
         if let Err(e) = write(&header) {
-            return write_failed(e);
+            return write_failed(e, RESULTS_FAILED, EXIT_OK);
         }
     }
     let mut printed = 0;
@@ -158,7 +158,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
         bar.finish_and_clear();
     }
     if let Some(e) = failure {
-        return write_failed(e);
+        return write_failed(e, RESULTS_FAILED, EXIT_OK);
     }
     let result = match result {
         Ok(result) => result,
@@ -182,7 +182,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
         report::summary(&result)
     });
     if let Err(e) = write(&text) {
-        return write_failed(e);
+        return write_failed(e, RESULTS_FAILED, EXIT_OK);
     }
     Ok(if result.interrupted {
         EXIT_INTERRUPTED
@@ -197,14 +197,8 @@ fn parse_repeat(text: &str) -> Result<u32, String> {
     super::args::whole_number(text, 1..=100_000, "a number of runs").map(|n| n as u32)
 }
 
-/// The end of a run whose output failed: silent when the reader went away (`| head -1`), as
-/// pipes expect; any other error is reported.
-fn write_failed(error: std::io::Error) -> anyhow::Result<i32> {
-    if error.kind() == std::io::ErrorKind::BrokenPipe {
-        return Ok(EXIT_OK);
-    }
-    Err(error).context("cannot write the results")
-}
+/// The context of a failed write of the table or JSON.
+const RESULTS_FAILED: &str = "cannot write the results";
 
 fn progress_bar(total: u64) -> ProgressBar {
     let bar = ProgressBar::new(total);

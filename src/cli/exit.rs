@@ -1,6 +1,9 @@
-//! How the command ends: the exit codes every subcommand returns, and a command-line error of
-//! clap's turned into the one `osolve:` line the README promises. At the bottom of cli/: it
-//! knows clap's errors and nothing of the subcommands.
+//! How the command ends: the exit codes every subcommand returns, a failed write of the output
+//! (a closed pipe is no error), and a command-line error of clap's turned into the one
+//! `osolve:` line the README promises. At the bottom of cli/: it knows clap's errors and
+//! nothing of the subcommands.
+
+use std::io;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
@@ -12,6 +15,18 @@ pub const EXIT_WRONG: i32 = 1;
 pub const EXIT_BAD_INPUT: i32 = 2;
 /// Exit code: interrupted by Ctrl-C or SIGTERM, after printing what was finished.
 pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// The context of a failed write to standard output.
+pub const STDOUT_FAILED: &str = "cannot write to standard output";
+
+/// The end of a run whose output failed: quiet, with exit code `closed`, when the reader went
+/// away (`osolve ... | head`), as pipes expect; any other error is reported with `context`.
+pub fn write_failed(error: io::Error, context: &'static str, closed: i32) -> anyhow::Result<i32> {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        return Ok(closed);
+    }
+    Err(anyhow::Error::new(error).context(context))
+}
 
 /// Reports a command-line error: help and version as clap prints them; a bad value on one line
 /// (`osolve: invalid value '0' for '--threads <THREADS>': expected ...`); other usage errors

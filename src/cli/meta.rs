@@ -11,7 +11,7 @@ use clap_complete::Shell;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::exit::EXIT_OK;
+use super::exit::{write_failed, EXIT_OK, STDOUT_FAILED};
 
 /// The version `osolve --version` prints: `0.1.0 (commit 1234abcd, built for x86_64 with
 /// popcnt, avx2, bmi2)`.
@@ -124,9 +124,7 @@ fn write_pages(command: &clap::Command, dir: &Path) -> anyhow::Result<i32> {
 fn write_out(bytes: &[u8]) -> anyhow::Result<i32> {
     let mut out = io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Err(anyhow::Error::new(e).context("cannot write to standard output"))
-        }
-        _ => Ok(EXIT_OK),
+        Err(e) => write_failed(e, STDOUT_FAILED, EXIT_OK),
+        Ok(()) => Ok(EXIT_OK),
     }
 }

@@ -14,7 +14,7 @@ use osolve::drivers::perft::perft_depths;
 use osolve::notation::{parse_text_with, Source};
 use osolve::report::{perft_header, perft_row};
 
-use super::exit::EXIT_OK;
+use super::exit::{write_failed, EXIT_OK, STDOUT_FAILED};
 use super::variant::RulesArg;
 
 /// Arguments of `osolve perft`.
@@ -66,9 +66,7 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
         })
     })();
     match written {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Err(anyhow::Error::new(e).context("cannot write to standard output"))
-        }
-        _ => Ok(EXIT_OK),
+        Err(e) => write_failed(e, STDOUT_FAILED, EXIT_OK),
+        Ok(()) => Ok(EXIT_OK),
     }
 }

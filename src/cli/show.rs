@@ -24,7 +24,7 @@ use osolve::search::SolveOptions;
 
 use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
 use super::estimate::EstimateArgs;
-use super::exit::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::exit::{write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, STDOUT_FAILED};
 use super::inputs::inline_name;
 use super::paths;
 use super::variant::{stdout_style, VariantArgs};
@@ -192,12 +192,10 @@ impl PictureTarget {
 pub fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     if paths::is_std_stream(path) {
         let mut out = io::stdout().lock();
-        return match out.write_all(bytes).and_then(|()| out.flush()) {
-            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                Err(anyhow::Error::new(e).context("cannot write to standard output"))
-            }
-            _ => Ok(()),
-        };
+        if let Err(e) = out.write_all(bytes).and_then(|()| out.flush()) {
+            write_failed(e, STDOUT_FAILED, EXIT_OK)?;
+        }
+        return Ok(());
     }
     fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
@@ -327,10 +325,9 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         if !quiet {
             let text = colour::shown(&picture, style);
             if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                if e.kind() == io::ErrorKind::BrokenPipe {
-                    break;
-                }
-                return Err(anyhow::Error::new(e).context("cannot write to standard output"));
+                // A closed pipe ends the pictures quietly; any other error ends the run.
+                write_failed(e, STDOUT_FAILED, EXIT_OK)?;
+                break;
             }
         }
         if let Some(target) = &svg_target {

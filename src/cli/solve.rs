@@ -24,7 +24,7 @@ use osolve::search::{Solution, SolveError, SolveOptions, Solver};
 
 use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
 use super::estimate::EstimateArgs;
-use super::exit::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
+use super::exit::{write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, STDOUT_FAILED};
 use super::inputs::{inline_name, open_input};
 use super::spinner::{Live, Spinner};
 use super::variant::{stdout_style, VariantArgs};
@@ -208,7 +208,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let depth = flags.estimate.depth;
     let totals = match solve_each_with(&mut solver, depth, items, &mut printer) {
         Ok(totals) => totals,
-        Err(e) => return write_failed(e, printer.bad_input),
+        Err(e) => {
+            let closed = if printer.bad_input {
+                EXIT_BAD_INPUT
+            } else {
+                EXIT_OK
+            };
+            return write_failed(e, STDOUT_FAILED, closed);
+        }
     };
     if totals.interrupted {
         eprintln!("{}", interrupted_line(totals.solved));
@@ -288,13 +295,4 @@ impl EachSink for Printer<'_> {
         self.out.write_all(report.as_bytes())?;
         self.out.flush()
     }
-}
-
-/// The exit for a failed write to standard output: a closed pipe (`osolve solve ... | head`)
-/// ends the run quietly; any other error is reported.
-fn write_failed(error: io::Error, bad_input: bool) -> anyhow::Result<i32> {
-    if error.kind() == io::ErrorKind::BrokenPipe {
-        return Ok(if bad_input { EXIT_BAD_INPUT } else { EXIT_OK });
-    }
-    Err(anyhow::Error::new(error).context("cannot write to standard output"))
 }
