@@ -1,6 +1,6 @@
 //! The root of one solver call ([`Attempt`]): the selective searches that fill the table and
-//! guess the score, the aspiration probe around that guess, the principal variation search
-//! of the root's own move list (so that its best move is always known), the principal
+//! guess the score, the aspiration probe around that guess and the null-window steps after
+//! it fails, the principal variation search of the root's own move list (so that its best move is always known), the principal
 //! variation replayed from the table, and, when a stop or a limit comes first, the bounds
 //! proven so far ([`Unfinished`]). Below it, [`Search`] searches one window of one position.
 
@@ -11,7 +11,8 @@ use super::node::{Cancel, Move, Search, Selectivity};
 use super::progress::{Progress, Reporter, Stage, Turn};
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
 use super::thresholds::{
-    ASPIRATION_MIN, NEAR_END_GUESS, SELECTIVE_MARGINS, SELECTIVE_MARGINS_NEAR_END, SELECTIVE_MIN,
+    ASPIRATION_MIN, NEAR_END_GUESS, NULL_WINDOW_STEPS, SELECTIVE_MARGINS,
+    SELECTIVE_MARGINS_NEAR_END, SELECTIVE_MIN,
 };
 use super::tt::Tables;
 use crate::board::rules::GameRules;
@@ -286,18 +287,64 @@ impl Attempt<'_> {
                 return Some(best);
             } else if v > guess {
                 bounds.0 = bounds.0.max(v);
-                alpha = alpha.max(v - 1);
             } else {
                 bounds.1 = bounds.1.min(v);
-                beta = beta.min(v + 1);
             }
             self.report_bounds(*bounds, (v > guess).then_some(best));
+            if let Some(best) = self.null_window_steps::<R>(state, v > guess, best, bounds)? {
+                return Some(best);
+            }
+            alpha = alpha.max(bounds.0 - 1);
+            beta = beta.min(bounds.1 + 1);
         }
         self.report_window(alpha, beta);
         let (score, best) = self.root_window::<R>(state, alpha, beta, bounds)?;
         *bounds = (score, score);
         self.report_bounds(*bounds, Some(best));
         Some(best)
+    }
+
+    /// After a failed aspiration probe: null windows at the proven bound of the side the probe
+    /// failed on (`rising`: a fail high, whose move `probe_move` proves the lower bound), at
+    /// most `NULL_WINDOW_STEPS` of them. A fail-soft bound is usually the score itself, and a
+    /// null window proves one side of it only, where a window over the whole side would also
+    /// prove the exact score of the first move. `Some(best move)` once the bounds in `bounds`
+    /// meet; `None` inside when the steps leave them apart (the caller searches between them);
+    /// `None` outside when stopped.
+    fn null_window_steps<R: GameRules>(
+        &mut self,
+        state: R::State,
+        rising: bool,
+        probe_move: u8,
+        bounds: &mut (i32, i32),
+    ) -> Option<Option<u8>> {
+        // The move that proved the lower bound, if a fail high did.
+        let mut lower_move = rising.then_some(probe_move);
+        // The last move searched: where the bounds meet at the bottom of the range without a
+        // fail high, every move scores it.
+        let mut any_move = probe_move;
+        let mut steps = 0;
+        loop {
+            if bounds.0 == bounds.1 {
+                return Some(Some(lower_move.unwrap_or(any_move)));
+            }
+            if steps == NULL_WINDOW_STEPS {
+                return Some(None);
+            }
+            steps += 1;
+            // Is the score beyond the bound? (t, t + 1) tells at once.
+            let t = if rising { bounds.0 } else { bounds.1 - 1 };
+            self.report_window(t, t + 1);
+            let (v, best) = self.root_window::<R>(state, t, t + 1, bounds)?;
+            any_move = best;
+            if v > t {
+                bounds.0 = bounds.0.max(v);
+                lower_move = Some(best);
+            } else {
+                bounds.1 = bounds.1.min(v);
+            }
+            self.report_bounds(*bounds, lower_move);
+        }
     }
 
     /// A fail-soft principal variation search of the root with window (`alpha`, `beta`), in

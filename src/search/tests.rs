@@ -566,3 +566,73 @@ fn a_guess_near_the_end_adds_the_wide_passes_and_stays_exact() {
         thresholds::SELECTIVE_MARGINS_NEAR_END.len()
     );
 }
+
+#[test]
+fn failed_aspiration_probes_step_by_null_windows_and_stay_exact() {
+    // Below SELECTIVE_MIN empties the aspiration probe centres on a draw, so it fails on most
+    // positions and the null-window steps follow: up from a fail high, down from a fail low,
+    // and the wide search after NULL_WINDOW_STEPS when the bounds are still apart. The score
+    // is the plain full-window search's, and the best move keeps it.
+    use std::sync::Mutex;
+    let mut rng = Rng(4242);
+    let plain = tt::Tables::new(8);
+    let stop = Cancel::root();
+    let (mut up, mut down, mut wide_after) = (0, 0, 0);
+    for i in 0..30 {
+        let position = random_position(&mut rng, thresholds::ASPIRATION_MIN + i % 3);
+        if position.board.moves() == 0 {
+            continue;
+        }
+        let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(position.board, -64, 64);
+        let windows = Arc::new(Mutex::new(Vec::new()));
+        let seen = windows.clone();
+        let mut solver = Solver::new(SolveOptions {
+            threads: 1,
+            hash_mb: 8,
+            wld: false,
+            force: false,
+            progress: Some(ProgressFn::new(move |event: &Progress| {
+                if let Stage::Exact { alpha, beta } = event.stage {
+                    let mut seen = seen.lock().unwrap();
+                    if seen.last() != Some(&(alpha, beta)) {
+                        seen.push((alpha, beta));
+                    }
+                }
+            })),
+        })
+        .unwrap();
+        let solution = solver.solve(&position).unwrap();
+        assert_eq!(solution.score, exact, "{position:?}");
+        let BestMove::Play(square) = solution.best_move else {
+            panic!("{position:?}: {:?}", solution.best_move);
+        };
+        let child = position.play(square).unwrap();
+        let child_score =
+            -Search::<Othello>::new(&plain, &stop, u32::MAX).search(child.board, -64, 64);
+        assert_eq!(
+            child_score, exact,
+            "{position:?}: {square} does not keep the score"
+        );
+        // The probe (-1, +1), then the steps (null windows), then maybe the wide search.
+        let windows = windows.lock().unwrap();
+        assert_eq!(windows.first(), Some(&(-1, 1)), "{position:?}");
+        let steps: Vec<_> = windows[1..]
+            .iter()
+            .take_while(|(a, b)| b - a == 1)
+            .collect();
+        assert!(steps.len() <= thresholds::NULL_WINDOW_STEPS, "{windows:?}");
+        match steps.first() {
+            Some((alpha, _)) if *alpha >= 1 => up += 1,
+            Some(_) => down += 1,
+            None => assert_eq!(exact, 0, "{position:?}: no step after {windows:?}"),
+        }
+        if windows.len() > steps.len() + 1 {
+            assert_eq!(steps.len(), thresholds::NULL_WINDOW_STEPS, "{windows:?}");
+            wide_after += 1;
+        }
+    }
+    assert!(
+        up > 0 && down > 0 && wide_after > 0,
+        "{up} up, {down} down, {wide_after} wide"
+    );
+}

@@ -14,6 +14,15 @@ pub const ROOT_SORT_DEPTH: u32 = 4;
 
 /// From this many empties up the root first probes the window around a draw.
 pub const ASPIRATION_MIN: u32 = 14;
+/// After an aspiration probe fails, null windows at the bound it proved (each asks whether the
+/// score is beyond it, the fail-soft bound being usually the score) before a search of the
+/// whole side the probe proved; at most this many, after which the score is far from both
+/// and that search covers the rest. One thread, nodes (before: no steps, the side searched
+/// at once): FFO #20-#39 96.5 M; 1 step 90.7 M, 2 steps 90.6 M, unbounded 90.6 M. FFO
+/// #40-#49 552.0 M; 552.7 M, 554.6 M, 557.6 M (#48: five steps from the guess 19 to +28).
+/// FFO #50, #51, #60, #61 783.5 M; 781.1 M, 776.2 M, 776.2 M. FFO #56, #57 1,668.9 M;
+/// unbounded 1,634.0 M (#57's side of the probe took 474 M of its 984 M; each needed one step).
+pub const NULL_WINDOW_STEPS: usize = 2;
 /// From this many empties up, selective searches precede the exact one.
 pub const SELECTIVE_MIN: u32 = 18;
 /// The margins (in discs) of the selective searches, in order: the first cuts more, the
