@@ -530,7 +530,7 @@ fn show_refuses_limits_and_solves_under_every_rule_set() {
     assert_eq!((code, out.as_str()), (0, ""));
     assert_eq!(
         err,
-        "osolve: positions/ffo-40.obf:1: unfinished (node limit): score >= +2\n"
+        "osolve: positions/ffo-40.obf:1: unfinished (node limit): score >= +6\n"
     );
     // Without a limit the Reversi score of FFO #40 (+30) and its line.
     let (code, out, err) = run(&[
