@@ -18,6 +18,18 @@ fn solver(threads: usize, hash_mb: usize) -> Solver {
     .unwrap()
 }
 
+/// A one-thread solver with a small table that sends its progress events to `progress`.
+fn solver_reporting(progress: impl Fn(&Progress) + Send + Sync + 'static) -> Solver {
+    Solver::new(SolveOptions {
+        threads: 1,
+        hash_mb: 8,
+        wld: false,
+        force: false,
+        progress: Some(ProgressFn::new(progress)),
+    })
+    .unwrap()
+}
+
 #[test]
 fn equals_minimax_on_random_small_positions() {
     let mut rng = Rng(2024);
@@ -547,18 +559,11 @@ fn a_guess_near_the_end_adds_the_wide_passes_and_stays_exact() {
     let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(position.board, -64, 64);
     let passes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let seen = passes.clone();
-    let mut solver = Solver::new(SolveOptions {
-        threads: 1,
-        hash_mb: 8,
-        wld: false,
-        force: false,
-        progress: Some(ProgressFn::new(move |event: &Progress| {
-            if let Stage::Selective { passes, .. } = event.stage {
-                seen.fetch_max(passes, std::sync::atomic::Ordering::Relaxed);
-            }
-        })),
-    })
-    .unwrap();
+    let mut solver = solver_reporting(move |event: &Progress| {
+        if let Stage::Selective { passes, .. } = event.stage {
+            seen.fetch_max(passes, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
     let solution = solver.solve(&position).unwrap();
     assert_eq!(solution.score, exact, "{position:?}");
     assert_eq!(
@@ -586,21 +591,14 @@ fn failed_aspiration_probes_step_by_null_windows_and_stay_exact() {
         let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(position.board, -64, 64);
         let windows = Arc::new(Mutex::new(Vec::new()));
         let seen = windows.clone();
-        let mut solver = Solver::new(SolveOptions {
-            threads: 1,
-            hash_mb: 8,
-            wld: false,
-            force: false,
-            progress: Some(ProgressFn::new(move |event: &Progress| {
-                if let Stage::Exact { alpha, beta } = event.stage {
-                    let mut seen = seen.lock().unwrap();
-                    if seen.last() != Some(&(alpha, beta)) {
-                        seen.push((alpha, beta));
-                    }
+        let mut solver = solver_reporting(move |event: &Progress| {
+            if let Stage::Exact { alpha, beta } = event.stage {
+                let mut seen = seen.lock().unwrap();
+                if seen.last() != Some(&(alpha, beta)) {
+                    seen.push((alpha, beta));
                 }
-            })),
-        })
-        .unwrap();
+            }
+        });
         let solution = solver.solve(&position).unwrap();
         assert_eq!(solution.score, exact, "{position:?}");
         let BestMove::Play(square) = solution.best_move else {
