@@ -1,8 +1,9 @@
 //! The root of one solver call ([`Attempt`]): the selective searches that fill the table and
 //! guess the score, the aspiration probe around that guess and the null-window steps after
-//! it fails, the principal variation search of the root's own move list (so that its best move is always known), the principal
-//! variation replayed from the table, and, when a stop or a limit comes first, the bounds
-//! proven so far ([`Unfinished`]). Below it, [`Search`] searches one window of one position.
+//! it fails, the principal variation search of the root's own move list (so that its best
+//! move is always known), the principal variation replayed from the table, and, when a stop
+//! or a limit comes first, the bounds proven so far ([`Unfinished`]). Below it, [`Search`]
+//! searches one window of one position.
 
 use std::time::Instant;
 
