@@ -3,8 +3,10 @@
 //! to 2 MiB and advised for transparent huge pages; a zeroed one is left untouched, so that its
 //! memory is taken only where it is used (the transposition table of a large `--hash-mb`).
 //! Nothing here knows the game; `main.rs` and `python/src/lib.rs` install it, the library's
-//! own tests use the system allocator. One of the few modules allowed `unsafe` (an allocator
-//! is an unsafe trait), each block with a SAFETY comment.
+//! own tests use the system allocator. Also the transposition table's buckets as a zeroed
+//! block of aligned cache lines of atomics ([`zeroed_cache_lines`]), which only an unsafe
+//! cast of a zeroed allocation gives without writing them. One of the few modules allowed
+//! `unsafe` (an allocator is an unsafe trait), each block with a SAFETY comment.
 #![allow(unsafe_code)]
 
 /// The allocator of the `osolve` binary: the system allocator, except that a block of at least
@@ -202,6 +204,38 @@ unsafe impl std::alloc::GlobalAlloc for HugePageAlloc {
     }
 }
 
+/// One cache line of 64-bit atomics, aligned to a line: the bucket of a lock-free table
+/// (`search::tt`), which then never straddles two lines. All zero is its empty value.
+#[repr(C, align(64))]
+#[derive(Debug, Default)]
+pub struct CacheLine(pub [std::sync::atomic::AtomicU64; 8]);
+
+/// `n` zeroed cache lines from the global allocator, which gives a zeroed block untouched
+/// (so memory is taken only where a search writes, and a large `--hash-mb` costs nothing
+/// before it is used), where building them one by one would write every line. Its portable
+/// twin is `(0..n).map(|_| CacheLine::default()).collect()`, which the tests compare it with.
+pub fn zeroed_cache_lines(n: usize) -> Box<[CacheLine]> {
+    let layout = match std::alloc::Layout::array::<CacheLine>(n) {
+        Ok(layout) if layout.size() > 0 => layout,
+        Ok(_) => return Box::default(),
+        Err(_) => panic!("{n} cache lines do not fit in the address space"),
+    };
+    // SAFETY: `layout` has a non-zero size (checked above).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+    if ptr.is_null() {
+        std::alloc::handle_alloc_error(layout);
+    }
+    // SAFETY: `ptr` is a fresh zeroed block of exactly `Layout::array::<CacheLine>(n)`, the
+    // layout a `Box<[CacheLine]>` of `n` lines frees with; all-zero bytes are a valid
+    // `CacheLine` (eight `AtomicU64`s of 0); nothing else points into the block.
+    unsafe {
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+            ptr.cast::<CacheLine>(),
+            n,
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +262,28 @@ mod tests {
             }
         }
         None
+    }
+
+    #[test]
+    fn zeroed_cache_lines_are_the_portable_ones_aligned() {
+        use std::sync::atomic::Ordering;
+        for n in [0usize, 1, 3, 1000, (HUGE_MIN / 64) + 5] {
+            let fast = zeroed_cache_lines(n);
+            let portable: Box<[CacheLine]> = (0..n).map(|_| CacheLine::default()).collect();
+            assert_eq!(fast.len(), portable.len());
+            let words = |lines: &[CacheLine]| -> Vec<u64> {
+                lines
+                    .iter()
+                    .flat_map(|l| l.0.iter().map(|w| w.load(Ordering::Relaxed)))
+                    .collect()
+            };
+            assert_eq!(words(&fast), words(&portable), "{n} lines");
+            assert_eq!(fast.as_ptr() as usize % 64, 0, "{n} lines");
+            if let Some(last) = fast.last() {
+                last.0[7].store(u64::MAX, Ordering::Relaxed);
+                assert_eq!(last.0[7].load(Ordering::Relaxed), u64::MAX);
+            }
+        }
     }
 
     #[test]

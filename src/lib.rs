@@ -13,7 +13,7 @@
 //! `unsafe` is denied crate-wide and allowed only in four small modules, each block with a
 //! SAFETY comment: the AVX2 kernels `board::flip_avx2` and `board::moves_avx2` (each beside
 //! its dispatcher and portable twin), [`cpu`] (prefetch, BMI2 `pext`) and [`huge_pages`] (the
-//! allocator of the binary and the Python package).
+//! allocator of the binary and the Python package, and the table's zeroed cache lines).
 #![deny(unsafe_code)]
 
 pub mod board;

@@ -65,8 +65,8 @@ pub const PROBE_NODES: u64 = 1_000_000;
 
 // The deep search (`endgame`): its tables, splits and selectivity.
 
-/// From this many empties up the `DashMap` table is probed and stored; deep nodes below it use
-/// the lock-free near table.
+/// From this many empties up the deep table is probed and stored; deep nodes below it use
+/// the near table.
 /// (FFO #41-#48 with ETC one empty higher: from 11, 600 M nodes; from 10, 586 M; from 9,
 /// 583 M but slower. FFO #49: from 11, 619 M; from 10, 602 M.)
 pub const TT_MIN: u32 = 10;

@@ -1,9 +1,10 @@
 //! The transposition table: bounds on exact scores of boards already searched, shared by all
-//! threads. A fixed number of buckets in shards, each shard one block behind its own lock: a
-//! board maps to one bucket (the shard from the top bits of its hash, the bucket from the low
-//! ones), which holds two entries (one kept by depth, one always replaced). The full board is
-//! stored and compared, so a hash collision can never return a bound that belongs to another
-//! board. Below `TT_MIN` empties a lock-free near table is used.
+//! threads, without locks. A fixed number of buckets in shards, each shard one block: a board
+//! maps to one bucket (the shard from the top bits of its hash, the bucket from the low ones),
+//! one cache line that holds two entries (one kept by depth, one always replaced) and a
+//! version word that keeps a reader from taking a bucket half written by another thread. The
+//! full board is stored and compared, so a hash collision can never return a bound that
+//! belongs to another board. Below `TT_MIN` empties a smaller near table is used.
 //!
 //! A search uses only the part of the deep table its size needs ([`TranspositionTable::fit`]):
 //! the blocks are allocated zeroed (an all-zero bucket is empty), which the kernel gives as
@@ -11,8 +12,8 @@
 //! over a large table would pay for zeroing all of it.
 
 use crate::board::Board;
-use dashmap::RwLock;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use crate::huge_pages::{zeroed_cache_lines, CacheLine};
+use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// What the table remembers about a board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,26 +93,26 @@ pub const NO_MOVE: u8 = 64;
 
 type Bucket = [Entry; 2];
 
-/// A bucket as stored: its two entries packed ([`Entry::pack`]); all zero when empty, so that
-/// a block of them can be allocated zeroed (untouched) rather than written.
-type Packed = [u64; 6];
+/// Where a bucket's version word lies in its line: words 0-2 hold the first entry packed
+/// ([`Entry::pack`]), 3-5 the second, 6 the version, 7 nothing. All zero is an empty bucket,
+/// so the lines can be allocated zeroed (untouched) rather than written.
+const VERSION: usize = 6;
 
-/// One shard: its buckets and how many of them hold an entry.
-struct Shard {
-    buckets: Box<[Packed]>,
-    used: usize,
-}
-
-/// A size-bounded transposition table.
+/// A size-bounded transposition table, lock-free.
 ///
 /// One board hash chooses the shard (its top bits) and the bucket inside the shard (its low 32
 /// bits, scaled to the shard's number of buckets in use: the first `active` of them, see
-/// [`TranspositionTable::fit`]). A shard's block never moves, which is what lets
-/// [`TranspositionTable::prefetch`] compute a bucket's address without its lock.
+/// [`TranspositionTable::fit`]). A bucket is one cache line (one miss and one prefetch per
+/// probe) guarded by its own version word, a sequence lock: a writer makes the version odd
+/// (a compare-and-swap: a writer that finds it odd or loses the swap drops its store, which
+/// costs the search a table entry, never a score), writes, then makes it even again; a reader
+/// takes the entry only if the version was even and unchanged around its reads, so it never
+/// sees a bucket half written. Readers write nothing, so the threads' probes do not move a
+/// shared lock's cache line between cores.
 pub struct TranspositionTable {
-    shards: Box<[RwLock<Shard>]>,
-    /// Address of each shard's first bucket: prefetch only.
-    starts: Box<[usize]>,
+    /// Each shard's block of buckets (a large block each: the binary's allocator puts it on
+    /// huge pages).
+    shards: Box<[Box<[CacheLine]>]>,
     /// log2 of the number of shards.
     shard_bits: u32,
     /// Buckets in each shard.
@@ -123,6 +124,9 @@ pub struct TranspositionTable {
     /// `active` of an empty table: the whole table up to the size of the default one.
     floor: u64,
     generation: AtomicU8,
+    /// Whether a bucket was written since the table was made or cleared (set once, by the
+    /// first store into an empty bucket; read before it is written, so it stays a shared line).
+    written: AtomicBool,
 }
 
 /// Bytes one bucket counted for when the table was a hash map (its item and control byte):
@@ -135,8 +139,9 @@ const BYTES_PER_SLOT: usize = 57;
 /// of 1.8 MiB, 48 MiB of huge pages in all; 4 shards, 148 MiB, about 5% faster).
 pub const DEFAULT_SHARDS: usize = 16;
 
-/// Shards for `threads` search threads: eight per thread (a shard's lock is then rarely held
-/// by another thread when one wants it), at least [`DEFAULT_SHARDS`].
+/// Shards for `threads` search threads: eight per thread, at least [`DEFAULT_SHARDS`]. (The
+/// count once spread the threads over the shards' locks; the table has none now, and the
+/// count stays so that a board's bucket, and so every search's node count, stays the same.)
 pub fn shards_for(threads: usize) -> usize {
     threads
         .saturating_mul(8)
@@ -181,27 +186,17 @@ impl TranspositionTable {
         // An empty table is used up to the size of the default table's deep part (so that a
         // larger table changes nothing for small searches).
         let floor = shard_size(Tables::deep_megabytes(DEFAULT_MB), shards).min(per_shard);
-        let shards: Box<[RwLock<Shard>]> = (0..shards)
-            .map(|_| {
-                RwLock::new(Shard {
-                    // Zeroed, so allocated untouched: no page is taken before it is used.
-                    buckets: vec![[0u64; 6]; per_shard].into_boxed_slice(),
-                    used: 0,
-                })
-            })
-            .collect();
-        let starts = shards
-            .iter()
-            .map(|shard| shard.read().buckets.as_ptr() as usize)
-            .collect();
+        // Zeroed, so allocated untouched: no page is taken before it is used.
+        let shards: Box<[Box<[CacheLine]>]> =
+            (0..shards).map(|_| zeroed_cache_lines(per_shard)).collect();
         TranspositionTable {
-            starts,
             shard_bits: shards.len().trailing_zeros(),
             shards,
             per_shard: per_shard as u64,
             active: AtomicU64::new(floor as u64),
             floor: floor as u64,
             generation: AtomicU8::new(1),
+            written: AtomicBool::new(false),
         }
     }
 
@@ -228,14 +223,27 @@ impl TranspositionTable {
         self.active.fetch_max(wanted, Ordering::Relaxed);
     }
 
-    /// Touches the memory of every bucket in use of an empty shard (a shard holding entries is
-    /// left alone), so that the search that fills them does not pay for the pages.
-    pub fn touch(&self) {
+    /// The buckets in use of each shard.
+    fn in_use(&self) -> impl Iterator<Item = &[CacheLine]> {
         let active = self.active.load(Ordering::Relaxed) as usize;
-        for shard in self.shards.iter() {
-            let mut shard = shard.write();
-            if shard.used == 0 {
-                shard.buckets[..active].fill([0; 6]);
+        self.shards.iter().map(move |shard| &shard[..active])
+    }
+
+    /// Touches the memory of every bucket in use when nothing is stored (a table holding
+    /// entries is left alone), so that the search that fills them does not pay for the
+    /// pages. Call it between searches.
+    pub fn touch(&self) {
+        if self.written.load(Ordering::Relaxed) {
+            return;
+        }
+        // One write per 4 KiB page takes the page; the word written is the unused one of an
+        // empty bucket, so every bucket stays empty.
+        for lines in self.in_use() {
+            for line in lines
+                .iter()
+                .step_by(4096 / std::mem::size_of::<CacheLine>())
+            {
+                line.0[7].store(0, Ordering::Relaxed);
             }
         }
     }
@@ -248,30 +256,40 @@ impl TranspositionTable {
         (shard as usize, slot as usize)
     }
 
+    /// The bucket of `hash`.
+    #[inline(always)]
+    fn line(&self, hash: u64) -> &CacheLine {
+        let (shard, slot) = self.locate(hash);
+        &self.shards[shard][slot]
+    }
+
     /// Starts loading the bucket of `hash` into the cache.
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
-        let (shard, slot) = self.locate(hash);
-        let bucket = self.starts[shard].wrapping_add(slot * std::mem::size_of::<Packed>());
-        crate::cpu::prefetch(bucket as *const u8);
-        crate::cpu::prefetch(bucket.wrapping_add(std::mem::size_of::<Packed>() - 1) as *const u8);
+        crate::cpu::prefetch(self.line(hash));
     }
 
-    /// The entry for `board`, if stored.
+    /// The entry for `board`, if stored (and not being written by another thread just now).
     #[inline(always)]
     pub fn probe(&self, board: &Board, hash: u64) -> Option<Entry> {
-        let (shard, slot) = self.locate(hash);
-        let shard = self.shards[shard].read();
-        let bucket = &shard.buckets[slot];
-        bucket
+        let line = &self.line(hash).0;
+        let version = line[VERSION].load(Ordering::Acquire);
+        let words: [u64; 6] = std::array::from_fn(|i| line[i].load(Ordering::Relaxed));
+        let found = words
             .chunks_exact(3)
             .find(|w| w[0] == board.player && w[1] == board.opponent && (w[2] >> 24) & 0xff != 0)
-            .map(Entry::unpack)
+            .map(Entry::unpack)?;
+        // The words read above come before the second read of the version: if a writer began
+        // since the first read, the version has changed (or was odd) and the entry is dropped.
+        fence(Ordering::Acquire);
+        (version & 1 == 0 && line[VERSION].load(Ordering::Relaxed) == version).then_some(found)
     }
 
     /// Records the result of a search of `board` with window (`alpha`, `beta`) that returned
-    /// `score` (fail-soft) with best move `best`.
+    /// `score` (fail-soft) with best move `best`. Dropped when another thread is writing the
+    /// same bucket at that moment.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
         board: &Board,
@@ -295,16 +313,33 @@ impl TranspositionTable {
             generation,
             cut,
         };
-        let (shard, slot) = self.locate(hash);
-        let mut shard = self.shards[shard].write();
-        let packed = &mut shard.buckets[slot];
-        let was_empty = *packed == [0; 6];
-        let mut bucket = [Entry::unpack(&packed[..3]), Entry::unpack(&packed[3..])];
+        let line = &self.line(hash).0;
+        let version = line[VERSION].load(Ordering::Relaxed);
+        if version & 1 != 0
+            || line[VERSION]
+                .compare_exchange(version, version + 1, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        // The writes below come after the odd version: a reader that sees one of them sees
+        // the odd version (or a later one) on its second read.
+        fence(Ordering::Release);
+        let words: [u64; 6] = std::array::from_fn(|i| line[i].load(Ordering::Relaxed));
+        let was_empty = words == [0; 6];
+        let mut bucket = [Entry::unpack(&words[..3]), Entry::unpack(&words[3..])];
         merge(&mut bucket, fresh);
-        packed[..3].copy_from_slice(&bucket[0].pack());
-        packed[3..].copy_from_slice(&bucket[1].pack());
-        if was_empty {
-            shard.used += 1;
+        for (i, word) in bucket[0]
+            .pack()
+            .into_iter()
+            .chain(bucket[1].pack())
+            .enumerate()
+        {
+            line[i].store(word, Ordering::Relaxed);
+        }
+        line[VERSION].store(version.wrapping_add(2), Ordering::Release);
+        if was_empty && !self.written.load(Ordering::Relaxed) {
+            self.written.store(true, Ordering::Relaxed);
         }
     }
 
@@ -318,23 +353,33 @@ impl TranspositionTable {
         self.generation.store(g, Ordering::Relaxed);
     }
 
-    /// Forgets everything (keeps the allocation; only the part in use of a shard that holds
-    /// entries is written) and uses only the default table's size again until [`Self::fit`].
+    /// Forgets everything (keeps the allocation; only the part in use is written, and only
+    /// when something was stored) and uses only the default table's size again until
+    /// [`Self::fit`]. Call it between searches.
     pub fn clear(&self) {
-        let active = self.active.load(Ordering::Relaxed) as usize;
-        for shard in self.shards.iter() {
-            let mut shard = shard.write();
-            if shard.used != 0 {
-                shard.buckets[..active].fill([0; 6]);
-                shard.used = 0;
+        if self.written.load(Ordering::Relaxed) {
+            for lines in self.in_use() {
+                for line in lines {
+                    for word in &line.0 {
+                        word.store(0, Ordering::Relaxed);
+                    }
+                }
             }
+            self.written.store(false, Ordering::Relaxed);
         }
         self.active.store(self.floor, Ordering::Relaxed);
     }
 
-    /// Number of buckets in use.
+    /// Number of buckets in use that hold an entry (counted: it reads the whole part in use).
     pub fn len(&self) -> usize {
-        self.shards.iter().map(|shard| shard.read().used).sum()
+        self.in_use()
+            .map(|lines| {
+                lines
+                    .iter()
+                    .filter(|line| line.0[..6].iter().any(|w| w.load(Ordering::Relaxed) != 0))
+                    .count()
+            })
+            .sum()
     }
 
     /// True when nothing is stored.
@@ -447,7 +492,7 @@ impl NearTable {
 /// 48 MiB, 85.12 M; 8 MiB, 86.70 M. FFO #45-#46: 24 MiB, 235.66 M; 48 MiB, 234.40 M.)
 const NEAR_MAX: usize = 64 << 20;
 
-/// Both tables of a solver: the sharded, locked table for deep nodes and the lock-free one below it.
+/// Both tables of a solver: the sharded table for deep nodes and the near table below it.
 pub struct Tables {
     /// Nodes with at least `TT_MIN` empties.
     pub deep: TranspositionTable,
@@ -572,12 +617,11 @@ mod tests {
         }
         assert_eq!(tt.len() as u64, tt.buckets());
         for hash in [0u64, 1 << 62 | 12345, u64::MAX] {
+            // A bucket is the cache line the prefetch asks for, aligned to a line.
             let (shard, slot) = tt.locate(hash);
-            let bucket = &tt.shards[shard].read().buckets[slot] as *const Packed as usize;
-            assert_eq!(
-                bucket,
-                tt.starts[shard] + slot * std::mem::size_of::<Packed>()
-            );
+            let line = tt.line(hash) as *const CacheLine as usize;
+            assert_eq!(line, &tt.shards[shard][slot] as *const CacheLine as usize);
+            assert_eq!(line % 64, 0);
         }
         tt.clear();
         assert!(tt.is_empty());
@@ -585,7 +629,55 @@ mod tests {
         assert!(tt
             .shards
             .iter()
-            .all(|s| s.read().buckets.iter().all(|&p| p == [0; 6])));
+            .flat_map(|lines| lines.iter())
+            .all(|line| line.0.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
+    }
+
+    #[test]
+    fn two_threads_writing_the_same_buckets_never_read_a_mixed_entry() {
+        // Two threads store and probe boards that all fall into four buckets, each board with
+        // bounds and a move of its own: every entry a probe returns must be that board's,
+        // never words of one write with words of another (a bucket read while it is written).
+        let tt = TranspositionTable::new(1);
+        let value = |b: &Board| (b.player.count_ones() as i32 - 32, (b.opponent % 64) as u8);
+        let boards: Vec<Board> = {
+            let mut rng = crate::board::random::Rng(11);
+            (0..64)
+                .map(|_| {
+                    let (player, opponent) = rng.board();
+                    Board { player, opponent }
+                })
+                .collect()
+        };
+        let hits = std::sync::atomic::AtomicUsize::new(0);
+        let start = std::sync::Barrier::new(2);
+        std::thread::scope(|scope| {
+            for t in 0..2u64 {
+                let (tt, boards, hits, start) = (&tt, &boards, &hits, &start);
+                scope.spawn(move || {
+                    start.wait();
+                    for i in 0..2_000_000usize {
+                        // Each board is stored, then probed at once (another board may
+                        // have taken its slot since).
+                        let k = i / 2 * 7 + t as usize * 13;
+                        let b = &boards[k % boards.len()];
+                        let hash = k as u64 % 4;
+                        let (score, best) = value(b);
+                        if i % 2 == 0 {
+                            tt.store(b, hash, 20, score - 1, score + 1, score, best, EXACT);
+                        } else if let Some(e) = tt.probe(b, hash) {
+                            assert_eq!((e.player, e.opponent), (b.player, b.opponent));
+                            assert_eq!(
+                                (e.lower as i32, e.upper as i32, e.best),
+                                (score, score, best)
+                            );
+                            hits.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.load(Ordering::Relaxed) > 0);
     }
 
     #[test]
