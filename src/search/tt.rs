@@ -98,6 +98,40 @@ type Bucket = [Entry; 2];
 /// so the lines can be allocated zeroed (untouched) rather than written.
 const VERSION: usize = 6;
 
+/// Starts a write of `line` (a bucket of either table): makes its version odd and returns
+/// the even version it had; `None` when another thread is writing the line (the caller drops
+/// its store: a lost entry, never a wrong one).
+#[inline(always)]
+fn begin_write(line: &[AtomicU64; 8]) -> Option<u64> {
+    let version = line[VERSION].load(Ordering::Relaxed);
+    if version & 1 != 0
+        || line[VERSION]
+            .compare_exchange(version, version + 1, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+    {
+        return None;
+    }
+    // The writes that follow come after the odd version: a reader that sees one of them sees
+    // the odd version (or a later one) on its second read.
+    fence(Ordering::Release);
+    Some(version)
+}
+
+/// Ends the write [`begin_write`] started at `version`: the next even version.
+#[inline(always)]
+fn end_write(line: &[AtomicU64; 8], version: u64) {
+    line[VERSION].store(version.wrapping_add(2), Ordering::Release);
+}
+
+/// Whether the words of `line` read since its version was read as `version` are one write's:
+/// no write was under way then (even) and none began since (unchanged).
+#[inline(always)]
+fn unchanged_since(line: &[AtomicU64; 8], version: u64) -> bool {
+    // The words were read before the version is read again.
+    fence(Ordering::Acquire);
+    version & 1 == 0 && line[VERSION].load(Ordering::Relaxed) == version
+}
+
 /// A size-bounded transposition table, lock-free.
 ///
 /// One board hash chooses the shard (its top bits) and the bucket inside the shard (its low 32
@@ -279,10 +313,7 @@ impl TranspositionTable {
             .chunks_exact(3)
             .find(|w| w[0] == board.player && w[1] == board.opponent && (w[2] >> 24) & 0xff != 0)
             .map(Entry::unpack)?;
-        // The words read above come before the second read of the version: if a writer began
-        // since the first read, the version has changed (or was odd) and the entry is dropped.
-        fence(Ordering::Acquire);
-        (version & 1 == 0 && line[VERSION].load(Ordering::Relaxed) == version).then_some(found)
+        unchanged_since(line, version).then_some(found)
     }
 
     /// Records the result of a search of `board` with window (`alpha`, `beta`) that returned
@@ -314,17 +345,9 @@ impl TranspositionTable {
             cut,
         };
         let line = &self.line(hash).0;
-        let version = line[VERSION].load(Ordering::Relaxed);
-        if version & 1 != 0
-            || line[VERSION]
-                .compare_exchange(version, version + 1, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-        {
+        let Some(version) = begin_write(line) else {
             return;
-        }
-        // The writes below come after the odd version: a reader that sees one of them sees
-        // the odd version (or a later one) on its second read.
-        fence(Ordering::Release);
+        };
         let words: [u64; 6] = std::array::from_fn(|i| line[i].load(Ordering::Relaxed));
         let was_empty = words == [0; 6];
         let mut bucket = [Entry::unpack(&words[..3]), Entry::unpack(&words[3..])];
@@ -337,7 +360,7 @@ impl TranspositionTable {
         {
             line[i].store(word, Ordering::Relaxed);
         }
-        line[VERSION].store(version.wrapping_add(2), Ordering::Release);
+        end_write(line, version);
         if was_empty && !self.written.load(Ordering::Relaxed) {
             self.written.store(true, Ordering::Relaxed);
         }
@@ -424,49 +447,59 @@ fn merge(bucket: &mut Bucket, fresh: Entry) {
     }
 }
 
-/// The near table: lock-free, always-replace, for the deep nodes just above the last empties
-/// (below `TT_MIN` empties; the last empties use no table), where a
-/// shard lock per node would cost more than it saves. Each slot is three atomics written
-/// with the data folded into both key words, so a slot torn by two threads writing at once
-/// fails verification and reads as a miss instead of as a wrong bound.
+/// The near table, for the deep nodes just above the last empties (below `TT_MIN` empties;
+/// the last empties use no table): lines of two entries each (the board and its bounds),
+/// the newest board first, without depth, guarded by the same version word as the deep
+/// table's buckets, so a line half written by another thread is never read.
 pub struct NearTable {
-    slots: Vec<[std::sync::atomic::AtomicU64; 3]>,
+    lines: Box<[CacheLine]>,
     mask: usize,
+    /// Whether a line was written since the table was made or cleared (as the deep table's).
+    written: AtomicBool,
 }
 
 impl NearTable {
-    /// A table of about `bytes` bytes (rounded down to a power of two of slots).
+    /// A table of about `bytes` bytes (rounded down to a power of two of lines), taken as it is
+    /// first used.
     pub fn new(bytes: usize) -> NearTable {
-        let n = (bytes / 24).max(1024).next_power_of_two() / 2;
-        let slots = (0..n).map(|_| Default::default()).collect();
-        NearTable { slots, mask: n - 1 }
+        let wanted = (bytes / std::mem::size_of::<CacheLine>()).max(16);
+        let n = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        };
+        NearTable {
+            lines: zeroed_cache_lines(n),
+            mask: n - 1,
+            written: AtomicBool::new(false),
+        }
     }
 
-    /// Starts loading the slot of `hash` into the cache.
+    /// Starts loading the line of `hash` into the cache.
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
-        crate::cpu::prefetch(&self.slots[hash as usize & self.mask]);
+        crate::cpu::prefetch(&self.lines[hash as usize & self.mask]);
     }
 
-    /// (lower, upper, best move) stored for `board`.
+    /// (lower, upper, best move) stored for `board` (and not being written just now).
     #[inline(always)]
     pub fn probe(&self, board: &Board, hash: u64) -> Option<(i32, i32, u8)> {
-        let slot = &self.slots[hash as usize & self.mask];
-        let data = slot[2].load(Ordering::Relaxed);
-        if data == 0
-            || slot[0].load(Ordering::Relaxed) ^ data != board.player
-            || slot[1].load(Ordering::Relaxed) ^ data != board.opponent
-        {
-            return None;
-        }
-        Some((
+        let line = &self.lines[hash as usize & self.mask].0;
+        let version = line[VERSION].load(Ordering::Acquire);
+        let words: [u64; 6] = std::array::from_fn(|i| line[i].load(Ordering::Relaxed));
+        let data = words
+            .chunks_exact(3)
+            .find(|w| w[0] == board.player && w[1] == board.opponent && w[2] != 0)?[2];
+        unchanged_since(line, version).then_some((
             (data as u8 as i8) as i32,
             ((data >> 8) as u8 as i8) as i32,
             (data >> 16) as u8,
         ))
     }
 
-    /// Records a fail-soft search result of `board` with window (`alpha`, `beta`).
+    /// Records a fail-soft search result of `board` with window (`alpha`, `beta`): over the
+    /// board's own entry, else as the line's first entry (the first moves to second). Dropped
+    /// when another thread is writing the line.
     #[inline(always)]
     pub fn store(&self, board: &Board, hash: u64, alpha: i32, beta: i32, score: i32, best: u8) {
         let (lower, upper) = bounds(alpha, beta, score);
@@ -474,16 +507,41 @@ impl NearTable {
             | ((upper as i8 as u8 as u64) << 8)
             | ((best as u64) << 16)
             | (1 << 24);
-        let slot = &self.slots[hash as usize & self.mask];
-        slot[0].store(board.player ^ data, Ordering::Relaxed);
-        slot[1].store(board.opponent ^ data, Ordering::Relaxed);
-        slot[2].store(data, Ordering::Relaxed);
+        let line = &self.lines[hash as usize & self.mask].0;
+        let Some(version) = begin_write(line) else {
+            return;
+        };
+        let own = line[0].load(Ordering::Relaxed) == board.player
+            && line[1].load(Ordering::Relaxed) == board.opponent;
+        let second = line[3].load(Ordering::Relaxed) == board.player
+            && line[4].load(Ordering::Relaxed) == board.opponent;
+        if second {
+            line[5].store(data, Ordering::Relaxed);
+        } else {
+            if !own {
+                for i in 0..3 {
+                    line[i + 3].store(line[i].load(Ordering::Relaxed), Ordering::Relaxed);
+                }
+                line[0].store(board.player, Ordering::Relaxed);
+                line[1].store(board.opponent, Ordering::Relaxed);
+            }
+            line[2].store(data, Ordering::Relaxed);
+        }
+        end_write(line, version);
+        if !self.written.load(Ordering::Relaxed) {
+            self.written.store(true, Ordering::Relaxed);
+        }
     }
 
-    /// Forgets everything.
+    /// Forgets everything (writing only a table that holds something, so that an unused one
+    /// stays untouched). Call it between searches.
     pub fn clear(&self) {
-        for s in &self.slots {
-            s[2].store(0, Ordering::Relaxed);
+        if self.written.load(Ordering::Relaxed) {
+            for line in self.lines.iter() {
+                line.0[2].store(0, Ordering::Relaxed);
+                line.0[5].store(0, Ordering::Relaxed);
+            }
+            self.written.store(false, Ordering::Relaxed);
         }
     }
 }
@@ -633,12 +691,15 @@ mod tests {
             .all(|line| line.0.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
     }
 
-    #[test]
-    fn two_threads_writing_the_same_buckets_never_read_a_mixed_entry() {
-        // Two threads store and probe boards that all fall into four buckets, each board with
-        // bounds and a move of its own: every entry a probe returns must be that board's,
-        // never words of one write with words of another (a bucket read while it is written).
-        let tt = TranspositionTable::new(1);
+    /// Two threads store and probe boards that all fall into four buckets (`hash` 0-3), each
+    /// board with bounds and a move of its own (`store(board, hash, score, best)` stores the
+    /// exact `score`; `probe` returns the bounds and move found): every entry a probe returns
+    /// must be that board's, never words of one write with words of another (a bucket read
+    /// while it is written).
+    fn two_threads_never_read_a_mixed_entry(
+        store: impl Fn(&Board, u64, i32, u8) + Sync,
+        probe: impl Fn(&Board, u64) -> Option<(i32, i32, u8)> + Sync,
+    ) {
         let value = |b: &Board| (b.player.count_ones() as i32 - 32, (b.opponent % 64) as u8);
         let boards: Vec<Board> = {
             let mut rng = crate::board::random::Rng(11);
@@ -652,25 +713,21 @@ mod tests {
         let hits = std::sync::atomic::AtomicUsize::new(0);
         let start = std::sync::Barrier::new(2);
         std::thread::scope(|scope| {
-            for t in 0..2u64 {
-                let (tt, boards, hits, start) = (&tt, &boards, &hits, &start);
+            for t in 0..2usize {
+                let (store, probe, boards, hits, start) = (&store, &probe, &boards, &hits, &start);
                 scope.spawn(move || {
                     start.wait();
                     for i in 0..2_000_000usize {
                         // Each board is stored, then probed at once (another board may
                         // have taken its slot since).
-                        let k = i / 2 * 7 + t as usize * 13;
+                        let k = i / 2 * 7 + t * 13;
                         let b = &boards[k % boards.len()];
                         let hash = k as u64 % 4;
                         let (score, best) = value(b);
                         if i % 2 == 0 {
-                            tt.store(b, hash, 20, score - 1, score + 1, score, best, EXACT);
-                        } else if let Some(e) = tt.probe(b, hash) {
-                            assert_eq!((e.player, e.opponent), (b.player, b.opponent));
-                            assert_eq!(
-                                (e.lower as i32, e.upper as i32, e.best),
-                                (score, score, best)
-                            );
+                            store(b, hash, score, best);
+                        } else if let Some(found) = probe(b, hash) {
+                            assert_eq!(found, (score, score, best));
                             hits.fetch_add(1, Ordering::Relaxed);
                         }
                     }
@@ -678,6 +735,24 @@ mod tests {
             }
         });
         assert!(hits.load(Ordering::Relaxed) > 0);
+    }
+
+    #[test]
+    fn two_threads_writing_the_same_buckets_never_read_a_mixed_entry() {
+        let tt = TranspositionTable::new(1);
+        two_threads_never_read_a_mixed_entry(
+            |b, hash, score, best| tt.store(b, hash, 20, score - 1, score + 1, score, best, EXACT),
+            |b, hash| {
+                let e = tt.probe(b, hash)?;
+                assert_eq!((e.player, e.opponent), (b.player, b.opponent));
+                Some((e.lower as i32, e.upper as i32, e.best))
+            },
+        );
+        let near = NearTable::new(1 << 16);
+        two_threads_never_read_a_mixed_entry(
+            |b, hash, score, best| near.store(b, hash, score - 1, score + 1, score, best),
+            |b, hash| near.probe(b, hash),
+        );
     }
 
     #[test]
@@ -778,14 +853,27 @@ mod tests {
         assert_eq!(near.probe(&b, 7), Some((-64, -30, 19)));
         near.store(&b, 7, -10, 10, 4, 20);
         assert_eq!(near.probe(&b, 7), Some((4, 4, 20)));
-        // Same slot, another board: the old entry is replaced, never returned for the new one.
+        // Same line, another board: both are kept, neither is returned for the other.
         let other = b.pass();
         assert_eq!(near.probe(&other, 7), None);
         near.store(&other, 7, 0, 1, 64, 3);
         assert_eq!(near.probe(&other, 7), Some((64, 64, 3)));
+        assert_eq!(near.probe(&b, 7), Some((4, 4, 20)));
+        // The older board (now second) is updated in place, and a third board pushes out
+        // whichever is second.
+        near.store(&b, 7, -10, 10, 6, 21);
+        assert_eq!(near.probe(&b, 7), Some((6, 6, 21)));
+        let third = Board {
+            player: b.player | 1,
+            opponent: b.opponent,
+        };
+        near.store(&third, 7, 0, 1, -2, 0);
+        assert_eq!(near.probe(&third, 7), Some((-64, -2, 0)));
+        assert_eq!(near.probe(&other, 7), Some((64, 64, 3)));
         assert_eq!(near.probe(&b, 7), None);
         near.clear();
         assert_eq!(near.probe(&other, 7), None);
+        assert_eq!(near.probe(&third, 7), None);
     }
 
     #[test]
