@@ -511,10 +511,12 @@ impl NearTable {
         let Some(version) = begin_write(line) else {
             return;
         };
-        let own = line[0].load(Ordering::Relaxed) == board.player
-            && line[1].load(Ordering::Relaxed) == board.opponent;
-        let second = line[3].load(Ordering::Relaxed) == board.player
-            && line[4].load(Ordering::Relaxed) == board.opponent;
+        let holds = |at: usize| {
+            line[at + 2].load(Ordering::Relaxed) != 0
+                && line[at].load(Ordering::Relaxed) == board.player
+                && line[at + 1].load(Ordering::Relaxed) == board.opponent
+        };
+        let (own, second) = (holds(0), holds(3));
         if second {
             line[5].store(data, Ordering::Relaxed);
         } else {
@@ -538,8 +540,9 @@ impl NearTable {
     pub fn clear(&self) {
         if self.written.load(Ordering::Relaxed) {
             for line in self.lines.iter() {
-                line.0[2].store(0, Ordering::Relaxed);
-                line.0[5].store(0, Ordering::Relaxed);
+                for word in &line.0[..VERSION] {
+                    word.store(0, Ordering::Relaxed);
+                }
             }
             self.written.store(false, Ordering::Relaxed);
         }
@@ -874,6 +877,21 @@ mod tests {
         near.clear();
         assert_eq!(near.probe(&other, 7), None);
         assert_eq!(near.probe(&third, 7), None);
+        // A cleared table keeps and replaces boards as a new one does: the boards stored
+        // before the clear are forgotten, not taken for the board's own entry.
+        let fresh = NearTable::new(1 << 16);
+        for table in [&near, &fresh] {
+            table.store(&other, 7, 0, 1, 10, 1);
+            table.store(&b, 7, 0, 1, 12, 2);
+            assert_eq!(table.probe(&other, 7), Some((10, 64, 1)));
+            assert_eq!(table.probe(&b, 7), Some((12, 64, 2)));
+        }
+        assert!(near
+            .lines
+            .iter()
+            .zip(fresh.lines.iter())
+            .all(|(a, b)| (0..VERSION)
+                .all(|i| a.0[i].load(Ordering::Relaxed) == b.0[i].load(Ordering::Relaxed))));
     }
 
     #[test]
