@@ -197,13 +197,13 @@ pub const FIT_EMPTIES: u32 = 22;
 /// of two of [`BYTES_PER_SLOT`] (the hash map's load).
 fn shard_size(megabytes: usize, shards: usize) -> usize {
     let bytes = megabytes.saturating_mul(1 << 20).max(64 << 10);
-    let slots_fit = ((bytes / shards) / BYTES_PER_SLOT).clamp(16, 1 << 32);
-    let slots = if slots_fit.is_power_of_two() {
-        slots_fit
-    } else {
-        slots_fit.next_power_of_two() / 2
-    };
+    let slots = power_of_two_at_most(((bytes / shards) / BYTES_PER_SLOT).clamp(16, 1 << 32));
     slots / 8 * 7
+}
+
+/// The largest power of two at most `n` (`n` at least 1).
+fn power_of_two_at_most(n: usize) -> usize {
+    1 << (usize::BITS - 1 - n.leading_zeros())
 }
 
 impl TranspositionTable {
@@ -462,12 +462,7 @@ impl NearTable {
     /// A table of about `bytes` bytes (rounded down to a power of two of lines), taken as it is
     /// first used.
     pub fn new(bytes: usize) -> NearTable {
-        let wanted = (bytes / std::mem::size_of::<CacheLine>()).max(16);
-        let n = if wanted.is_power_of_two() {
-            wanted
-        } else {
-            wanted.next_power_of_two() / 2
-        };
+        let n = power_of_two_at_most((bytes / std::mem::size_of::<CacheLine>()).max(16));
         NearTable {
             lines: zeroed_cache_lines(n),
             mask: n - 1,
@@ -540,7 +535,7 @@ impl NearTable {
     pub fn clear(&self) {
         if self.written.load(Ordering::Relaxed) {
             for line in self.lines.iter() {
-                for word in &line.0[..VERSION] {
+                for word in &line.0 {
                     word.store(0, Ordering::Relaxed);
                 }
             }
@@ -605,6 +600,28 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_round_down_to_a_power_of_two() {
+        let cases = [
+            (1, 1),
+            (2, 2),
+            (3, 2),
+            (16, 16),
+            (17, 16),
+            (1023, 512),
+            (1024, 1024),
+        ];
+        for (n, want) in cases {
+            assert_eq!(power_of_two_at_most(n), want, "{n}");
+        }
+        assert_eq!(power_of_two_at_most(usize::MAX), 1 << (usize::BITS - 1));
+        // 256 MiB in 16 shards: 16 MiB a shard is 294,337 slots of 57 bytes, rounded down to
+        // 2^18, of which 7/8 are used.
+        assert_eq!(shard_size(256, 16), (1 << 18) / 8 * 7);
+        // A near table of 3 MiB holds 2^15 lines of 64 bytes (3 MiB is 49,152 lines).
+        assert_eq!(NearTable::new(3 << 20).mask, (1 << 15) - 1);
+    }
 
     #[test]
     fn stores_and_tightens_bounds() {
