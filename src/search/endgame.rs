@@ -17,9 +17,8 @@ use super::thresholds::{
 use super::tt::{EXACT, NO_MOVE};
 use crate::board::rules::GameRules;
 use crate::board::{Bits, Board, MAX_MOVES};
-use rayon::prelude::*;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Nodes with at most this many moves (all with this many empties or fewer) zero a list of
@@ -557,7 +556,9 @@ impl<'a, R: GameRules> Search<'a, R> {
     }
 
     /// Young Brothers Wait: the elder brothers are done; the others run in parallel with a shared
-    /// alpha, and the first to reach beta cancels the rest.
+    /// alpha, and the first to reach beta cancels the rest. Each free thread takes the next
+    /// move in order (not a half of the list, as splitting the slice would give it: the second
+    /// thread would start with the middle of the order, a move that rarely cuts).
     fn split(
         &mut self,
         state: R::State,
@@ -573,10 +574,16 @@ impl<'a, R: GameRules> Search<'a, R> {
         let nodes = AtomicU64::new(0);
         let (tt, split_min, weights, selective) =
             (self.tt, self.split_min, self.weights, self.selective);
-        rest.par_iter().for_each(|m| {
+        // The moves are handed out in their order, one at a time, to whichever thread is
+        // free: the next move tried is always the best ordered of those left.
+        let next = AtomicUsize::new(0);
+        let work = || loop {
             if cancel.is_cancelled() {
                 return;
             }
+            let Some(m) = rest.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                return;
+            };
             let mut search = Search::<R> {
                 tt,
                 cancel: &cancel,
@@ -608,6 +615,13 @@ impl<'a, R: GameRules> Search<'a, R> {
                     cancel.cancel();
                 }
             }
+        };
+        let helpers = rayon::current_num_threads().min(rest.len()) - 1;
+        rayon::scope(|s| {
+            for _ in 0..helpers {
+                s.spawn(|_| work());
+            }
+            work();
         });
         // The children charged their nodes themselves.
         let children = nodes.load(Ordering::Relaxed);
