@@ -574,8 +574,7 @@ impl<'a, R: GameRules> Search<'a, R> {
         let nodes = AtomicU64::new(0);
         let (tt, split_min, weights, selective) =
             (self.tt, self.split_min, self.weights, self.selective);
-        // The moves are handed out in their order, one at a time, to whichever thread is
-        // free: the next move tried is always the best ordered of those left.
+        // The index of the next move to hand out.
         let next = AtomicUsize::new(0);
         let work = || loop {
             if cancel.is_cancelled() {
