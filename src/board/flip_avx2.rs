@@ -31,24 +31,9 @@ pub fn flips_avx2(player: u64, opponent: u64, sq: usize) -> u64 {
         let hi_run = _mm256_add_epi64(hi_outflank, _mm256_set1_epi64x(-1));
         let hi_flips = _mm256_andnot_si256(hi_none, _mm256_and_si256(hi_run, hi_mask));
 
-        // Lower rays: the highest non-opponent square. Smearing it down along the ray's own
-        // step (1, 8, 9 or 7 bits: three shifts cover the 7 squares a ray can have) marks it
-        // and every square below it; it is the one marked square whose upper neighbour on the
-        // ray is unmarked. Squares the shifts push off the ray lie below the ray's end, and
-        // the final mask drops them.
-        // The step of each lower ray of `LOWER`: west, north, north-west, north-east.
-        let step = _mm256_set_epi64x(7, 9, 8, 1);
+        // Lower rays: the highest non-opponent square of each ray is its outflank candidate.
         let lo_blockers = _mm256_andnot_si256(o, lo_mask);
-        let mut smear = _mm256_or_si256(lo_blockers, _mm256_srlv_epi64(lo_blockers, step));
-        smear = _mm256_or_si256(
-            smear,
-            _mm256_srlv_epi64(smear, _mm256_set_epi64x(14, 18, 16, 2)),
-        );
-        smear = _mm256_or_si256(
-            smear,
-            _mm256_srlv_epi64(smear, _mm256_set_epi64x(28, 36, 32, 4)),
-        );
-        let lo_nearest = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), smear);
+        let lo_nearest = highest_bit(lo_blockers);
         let lo_outflank = _mm256_and_si256(lo_nearest, p);
         // -outflank << 1: every bit above the outflank square.
         let lo_above = _mm256_slli_epi64(_mm256_sub_epi64(zero, lo_outflank), 1);
@@ -61,5 +46,40 @@ pub fn flips_avx2(player: u64, opponent: u64, sq: usize) -> u64 {
         );
         let folded = _mm_or_si128(half, _mm_unpackhi_epi64(half, half));
         _mm_cvtsi128_si64(folded) as u64
+    }
+}
+
+/// The highest set bit of each lane (0 for an empty lane): with AVX-512 (CD and VL), shifting
+/// the top bit right by the lane's leading zeros (a shift by 64 gives 0).
+#[cfg(all(target_feature = "avx512cd", target_feature = "avx512vl"))]
+#[inline(always)]
+fn highest_bit(x: __m256i) -> __m256i {
+    // SAFETY: AVX-512 CD and VL are enabled for the whole build (cfg above), so these
+    // intrinsics are available; they only compute on registers.
+    unsafe { _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(x)) }
+}
+
+/// The highest set bit of each lane (0 for an empty lane) with AVX2 alone: smearing the bits
+/// down along the lane's ray step (1, 8, 9 or 7 bits: three shifts cover the 7 squares a ray
+/// can have) marks the highest bit and every square below it; it is the one marked square
+/// whose upper neighbour on the ray is unmarked. Squares the shifts push off the ray lie below
+/// the ray's end, and the caller's final mask drops them. Only for the rays of `LOWER`, whose
+/// steps are west, north, north-west, north-east.
+#[cfg(not(all(target_feature = "avx512cd", target_feature = "avx512vl")))]
+#[inline(always)]
+fn highest_bit(x: __m256i) -> __m256i {
+    // SAFETY: AVX2 is enabled for the whole build (cfg of the module); register-only intrinsics.
+    unsafe {
+        let step = _mm256_set_epi64x(7, 9, 8, 1);
+        let mut smear = _mm256_or_si256(x, _mm256_srlv_epi64(x, step));
+        smear = _mm256_or_si256(
+            smear,
+            _mm256_srlv_epi64(smear, _mm256_set_epi64x(14, 18, 16, 2)),
+        );
+        smear = _mm256_or_si256(
+            smear,
+            _mm256_srlv_epi64(smear, _mm256_set_epi64x(28, 36, 32, 4)),
+        );
+        _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), smear)
     }
 }
