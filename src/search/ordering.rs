@@ -138,12 +138,41 @@ pub fn learned_order(
     floor: i32,
     nodes: &mut u64,
 ) -> i32 {
+    learned_order_above(
+        weights,
+        next_player,
+        next_opponent,
+        depth,
+        floor,
+        i32::MIN,
+        nodes,
+    )
+}
+
+/// [`learned_order`] where only a value above `best` (an ordering value, the penalty
+/// included) needs to be exact: a value at or below it may be a bound, at most `best` (or the
+/// floor). The search's floor is raised to `best` (within the score range, so that the window
+/// is never empty). The predicted score is compared with it before the penalty is taken off,
+/// so a move whose value comes within its own penalty below `best` is still exact: raising the
+/// floor by the penalty too, so that only moves that may beat `best` are exact, saved more on
+/// FFO #40-#49 (531.2 M nodes) and #56-#57 (1,469.2 M) but cost FFO #55 6% (7,415.7 M).
+#[inline]
+pub fn learned_order_above(
+    weights: &crate::eval::Weights,
+    next_player: u64,
+    next_opponent: u64,
+    depth: u32,
+    floor: i32,
+    best: i32,
+    nodes: &mut u64,
+) -> i32 {
     let replies = legal_moves(next_player, next_opponent);
     if replies == 0 && legal_moves(next_opponent, next_player) == 0 {
         let diff = next_opponent.count_ones() as i32 - next_player.count_ones() as i32;
         return diff * 4096;
     }
     let mobility = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+    let floor = floor.max(best.min(64 * crate::eval::SCALE));
     let value = match (depth, replies) {
         (0, r) if r != 0 => {
             *nodes += 1;
@@ -254,38 +283,71 @@ impl<R: GameRules> Search<'_, R> {
     }
 
     /// Gives each move of a deep node searched above `alpha` its ordering value: the learned
-    /// evaluation from `EVAL_ORDER_MIN` empties up (its searches with a floor
-    /// `SORT_FLOOR_BELOW_ALPHA` below alpha), fastest-first below.
+    /// evaluation from `EVAL_ORDER_MIN` empties up, fastest-first below. Where the evaluation
+    /// comes from a search (`eval_order_depth` > 0), the moves are searched in fastest-first
+    /// order, each with a floor `SORT_FLOOR_BELOW_ALPHA` below alpha, raised to what beats
+    /// the best value found so far ([`learned_order_above`]). Only the first move searched
+    /// matters when it cuts, as it mostly does, so only a move that may come before the best
+    /// one found needs its exact value; one predicted below it gets a bound (its search stops
+    /// at the first refutation) and is searched after it whatever that bound. The best move
+    /// and its value are those of full searches. (One thread, nodes with the evaluation's
+    /// own, against the floor fixed at alpha - 16: FFO #56-#57 1,612.9 M -> 1,507.6 M, FFO
+    /// #55 6,993.9 M -> 6,792.8 M, FFO #40-#49 544.8 M -> 537.8 M with the floor raised to the
+    /// best value itself; to 1, 2, 4 and 8 discs below it, 1,527.6 M, 1,533.7 M, 1,545.3 M
+    /// and 1,565.8 M on #56-#57 from depth 2 up; in square order instead of fastest-first,
+    /// 1,563.1 M.)
     pub(super) fn order(&mut self, board: Board, list: &mut [Move], empties: u32, alpha: i32) {
         let odd = odd_region_squares(board.empty());
-        let depth = eval_order_depth(empties);
-        let learned = empties >= EVAL_ORDER_MIN;
-        let floor = ((alpha - SORT_FLOOR_BELOW_ALPHA).max(-65)) * crate::eval::SCALE;
-        // At depth 0 every child is evaluated: their indices come from this node's.
-        let swapped = (learned && depth == 0)
-            .then(|| crate::eval::patterns::instance_indices16(board.opponent, board.player));
-        for m in list.iter_mut() {
-            let sq = m.sq as usize;
-            let (np, no) = (
+        let child = |m: &Move| {
+            (
                 board.opponent ^ m.flips,
-                board.player ^ m.flips ^ (1u64 << sq),
-            );
-            if learned {
-                m.value = match &swapped {
-                    Some(sw) => {
-                        learned_order_played(self.weights, sw, sq, m.flips, np, no, &mut self.nodes)
-                    }
-                    None => learned_order(self.weights, np, no, depth, floor, &mut self.nodes),
-                };
-                // The ordering searches of one node can cost far more nodes than the budget's
-                // charging interval (a 6-ply search per move): the budget is charged between
-                // them, so a node limit is seen within one of them. A stopped search's values
-                // are never used.
-                if self.stopped() {
-                    return;
-                }
-            } else {
-                m.value = fastest_first(np, no, sq, odd);
+                board.player ^ m.flips ^ (1u64 << m.sq),
+            )
+        };
+        if empties < EVAL_ORDER_MIN {
+            for m in list.iter_mut() {
+                let (np, no) = child(m);
+                m.value = fastest_first(np, no, m.sq as usize, odd);
+            }
+            return;
+        }
+        let depth = eval_order_depth(empties);
+        if depth == 0 {
+            // Every child is evaluated: their indices come from this node's.
+            let swapped = crate::eval::patterns::instance_indices16(board.opponent, board.player);
+            for m in list.iter_mut() {
+                let (np, no) = child(m);
+                let (sq, flips) = (m.sq as usize, m.flips);
+                m.value = learned_order_played(
+                    self.weights,
+                    &swapped,
+                    sq,
+                    flips,
+                    np,
+                    no,
+                    &mut self.nodes,
+                );
+            }
+            return;
+        }
+        for m in list.iter_mut() {
+            let (np, no) = child(m);
+            m.value = fastest_first(np, no, m.sq as usize, odd);
+        }
+        list.sort_by_key(|m| -m.value);
+        let floor = ((alpha - SORT_FLOOR_BELOW_ALPHA).max(-65)) * crate::eval::SCALE;
+        let mut best = i32::MIN;
+        for m in list.iter_mut() {
+            let (np, no) = child(m);
+            let (weights, nodes) = (self.weights, &mut self.nodes);
+            m.value = learned_order_above(weights, np, no, depth, floor, best, nodes);
+            best = best.max(m.value);
+            // The ordering searches of one node can cost far more nodes than the budget's
+            // charging interval (a 6-ply search per move): the budget is charged between
+            // them, so a node limit is seen within one of them. A stopped search's values
+            // are never used.
+            if self.stopped() {
+                return;
             }
         }
     }
@@ -295,6 +357,84 @@ impl<R: GameRules> Search<'_, R> {
 mod tests {
     use super::*;
     use crate::board::random::{random_position, Rng};
+
+    /// What the rising floor may change: only the values of moves below the best one. The
+    /// best value and the first move holding it are those of full ordering searches (the
+    /// floor fixed at alpha - `SORT_FLOOR_BELOW_ALPHA`, not raised), and every other value
+    /// is its full value or a bound at or below the best. Fails if the floor rose above the
+    /// best value (a better move would get a bound) or if a value were not its move's.
+    #[test]
+    fn a_rising_floor_keeps_the_best_move_and_its_value() {
+        use super::super::node::Cancel;
+        use super::super::tt::Tables;
+        use crate::board::rules::{Official, OthelloRules};
+        let tables = Tables::new(1);
+        let stop = Cancel::root();
+        let mut search = Search::<OthelloRules<Official>>::new(&tables, &stop, u32::MAX);
+        let weights = search.weights;
+        let scale = crate::eval::SCALE;
+        let mut rng = Rng(4242);
+        let (mut bounded, mut checked, mut nodes_full, mut nodes_rising) = (0, 0, 0u64, 0u64);
+        for i in 0..80 {
+            let empties = EVAL_ORDER_MIN + 4 + i % 10;
+            let board = random_position(&mut rng, empties).board;
+            let moves = board.moves();
+            if moves.count_ones() < 2 {
+                continue;
+            }
+            let alpha = -20 + (i as i32 % 5) * 10;
+            let mut list: Vec<Move> = Bits(moves)
+                .map(|sq| Move::new(sq, crate::board::flips(board.player, board.opponent, sq)))
+                .collect();
+            let before = search.nodes;
+            search.order(board, &mut list, empties, alpha);
+            nodes_rising += search.nodes - before;
+            let depth = eval_order_depth(empties);
+            let base_floor = ((alpha - SORT_FLOOR_BELOW_ALPHA).max(-65)) * scale;
+            let values = |floor: i32, nodes: &mut u64| -> Vec<i32> {
+                list.iter()
+                    .map(|m| {
+                        let (np, no) = (
+                            board.opponent ^ m.flips,
+                            board.player ^ m.flips ^ (1u64 << m.sq),
+                        );
+                        learned_order(weights, np, no, depth, floor, nodes)
+                    })
+                    .collect()
+            };
+            let fixed = values(base_floor, &mut nodes_full);
+            let exact = values(FULL_FLOOR, &mut 0);
+            let rising: Vec<i32> = list.iter().map(|m| m.value).collect();
+            let best = *fixed.iter().max().unwrap();
+            let top = *rising.iter().max().unwrap();
+            for ((&r, &f), &e) in rising.iter().zip(&fixed).zip(&exact) {
+                // Every value is its move's full value or an upper bound of it (fail-soft).
+                assert!(e <= r, "{board:?} alpha {alpha}: {r} for {e}");
+                if r != f {
+                    bounded += 1;
+                    assert!(r <= top, "{board:?} alpha {alpha}: {r} above {top}");
+                }
+            }
+            let holder = fixed.iter().position(|&v| v == best).unwrap();
+            if exact[holder] == best {
+                // The best move is predicted above the floor: the same value, and the first
+                // move holding it (the one searched first) is the same.
+                checked += 1;
+                assert_eq!(top, best, "{board:?} alpha {alpha}");
+                let first = rising.iter().position(|&v| v == top).unwrap();
+                assert_eq!(fixed[first], best, "{board:?} alpha {alpha}");
+                assert_eq!(exact[first], best, "{board:?} alpha {alpha}");
+            }
+        }
+        assert!(
+            bounded > 20 && checked > 40,
+            "{bounded} values bounded, {checked} best moves checked"
+        );
+        assert!(
+            nodes_rising < nodes_full,
+            "{nodes_rising} nodes with the rising floor, {nodes_full} without"
+        );
+    }
 
     #[test]
     fn a_floor_bounds_only_the_moves_predicted_below_it() {
