@@ -293,9 +293,7 @@ impl<R: GameRules> Search<'_, R> {
     /// and its value are those of full searches. (One thread, nodes with the evaluation's
     /// own, against the floor fixed at alpha - 16: FFO #56-#57 1,612.9 M -> 1,507.6 M, FFO
     /// #55 6,993.9 M -> 6,792.8 M, FFO #40-#49 544.8 M -> 537.8 M with the floor raised to the
-    /// best value itself; to 1, 2, 4 and 8 discs below it, 1,527.6 M, 1,533.7 M, 1,545.3 M
-    /// and 1,565.8 M on #56-#57 from depth 2 up; in square order instead of fastest-first,
-    /// 1,563.1 M.)
+    /// best value itself; more variants in docs/performance.md, 2026-12-03 late night.)
     pub(super) fn order(&mut self, board: Board, list: &mut [Move], empties: u32, alpha: i32) {
         let odd = odd_region_squares(board.empty());
         let child = |m: &Move| {
