@@ -285,8 +285,8 @@ impl<R: GameRules> Search<'_, R> {
     /// Gives each move of a deep node searched above `alpha` its ordering value: the learned
     /// evaluation from `EVAL_ORDER_MIN` empties up, fastest-first below. Where the evaluation
     /// comes from a search (`eval_order_depth` > 0), the moves are searched in fastest-first
-    /// order, each with a floor `SORT_FLOOR_BELOW_ALPHA` below alpha, raised to what beats
-    /// the best value found so far ([`learned_order_above`]). Only the first move searched
+    /// order, each with a floor `SORT_FLOOR_BELOW_ALPHA` below alpha, raised to the best
+    /// value found so far ([`learned_order_above`]). Only the first move searched
     /// matters when it cuts, as it mostly does, so only a move that may come before the best
     /// one found needs its exact value; one predicted below it gets a bound (its search stops
     /// at the first refutation) and is searched after it whatever that bound. The best move
@@ -359,8 +359,10 @@ mod tests {
     /// What the rising floor may change: only the values of moves below the best one. The
     /// best value and the first move holding it are those of full ordering searches (the
     /// floor fixed at alpha - `SORT_FLOOR_BELOW_ALPHA`, not raised), and every other value
-    /// is its full value or a bound at or below the best. Fails if the floor rose above the
-    /// best value (a better move would get a bound) or if a value were not its move's.
+    /// is its full value or a bound at or below the best. Fails if the floor rose so far
+    /// above the best value that a better move got a bound (a floor 40 discs too high does;
+    /// one a few discs too high can pass, within the moves' mobility penalties) or if a value
+    /// were not its move's.
     #[test]
     fn a_rising_floor_keeps_the_best_move_and_its_value() {
         use super::super::node::Cancel;
