@@ -447,7 +447,52 @@ fn sigterm_stops_the_search_and_keeps_what_was_solved() {
     let stopped = solving.stop_within(Duration::from_secs(60));
     assert_eq!(stopped.code, 130);
     assert_eq!(stopped.stdout, "", "nothing after the finished position");
-    assert_eq!(stopped.stderr, "interrupted: 1 position solved\n");
+    // What the stopped search had proven (nothing yet, 50 empties in) goes to standard error,
+    // not among the answers.
+    let lines: Vec<&str> = stopped.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", stopped.stderr);
+    assert!(
+        lines[0].starts_with("<position 2>:1  unfinished (interrupted): score unknown  nodes "),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(lines[1], "interrupted: 1 position solved");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_solve_says_the_bounds_it_proved() {
+    // FFO #48 (25 empties, +28) takes seconds on one thread: Ctrl-C after one, when the
+    // aspiration probe has usually proven a bound (`score >= +24` here).
+    let mut solving = Background::start(
+        root(),
+        &["solve", "--threads", "1", "--quiet", "positions/ffo-48.obf"],
+    );
+    std::thread::sleep(Duration::from_millis(1000));
+    solving.signal("-INT");
+    let stopped = solving.stop_within(Duration::from_secs(60));
+    assert_eq!(stopped.code, 130, "{}", stopped.stderr);
+    assert_eq!(stopped.stdout, "");
+    let lines: Vec<&str> = stopped.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", stopped.stderr);
+    let prefix = "positions/ffo-48.obf:1  unfinished (interrupted): ";
+    let bounds = lines[0]
+        .strip_prefix(prefix)
+        .and_then(|rest| rest.split("  nodes ").next())
+        .unwrap_or_else(|| panic!("{}", lines[0]));
+    // Whatever was proven by then holds the score.
+    let holds = match bounds.split(' ').collect::<Vec<_>>()[..] {
+        ["score", "unknown"] => true,
+        ["score", ">=", lower] => lower.parse::<i32>().unwrap() <= 28,
+        ["score", "<=", upper] => upper.parse::<i32>().unwrap() >= 28,
+        [lower, "<=", "score", "<=", upper] => {
+            lower.parse::<i32>().unwrap() <= 28 && upper.parse::<i32>().unwrap() >= 28
+        }
+        ["score", exact] => exact == "+28",
+        _ => panic!("unexpected bounds: {}", lines[0]),
+    };
+    assert!(holds, "{}", lines[0]);
+    assert_eq!(lines[1], "interrupted: 0 positions solved");
 }
 
 #[test]

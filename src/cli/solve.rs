@@ -2,7 +2,8 @@
 //! one report per position as soon as it is proven (human, `--quiet` or `--json`, all formatted
 //! by `osolve::report::solve`). Bad lines are reported and skipped (exit 2 at the end); a file
 //! that cannot be read stops the run before anything is solved; Ctrl-C or SIGTERM stops the
-//! search, keeps what was printed and exits 130. Every rule set goes through the one solver;
+//! search, keeps what was printed, says on standard error what the stopped search had proven
+//! and exits 130. Every rule set goes through the one solver;
 //! under `--rules reversi` or `--scoring raw` the reports add the rules. With `--time-limit` or `--node-limit` a
 //! position whose search hits the limit is reported unfinished with its proven bounds; without
 //! a limit, positions too deep to finish are refused (by the solver) unless `--force`. The run
@@ -19,8 +20,8 @@ use osolve::notation::{parse_text_with, ParseError, Parsed, Source};
 use osolve::report::batch::refusal;
 use osolve::report::live::live_subject;
 use osolve::report::solve::{interrupted_line, solved_report, stopped_report, Format};
-use osolve::report::unfinished::StoppedSolve;
-use osolve::search::{Solution, SolveError, SolveOptions, Solver};
+use osolve::report::unfinished::{quiet_stopped, StoppedSolve};
+use osolve::search::{Solution, SolveError, SolveOptions, Solver, Unfinished};
 
 use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
 use super::estimate::EstimateArgs;
@@ -203,6 +204,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         live,
         spinner: None,
         bad_input: false,
+        stopped: None,
     };
     let items = streams.into_iter().flatten();
     let depth = flags.estimate.depth;
@@ -218,6 +220,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         }
     };
     if totals.interrupted {
+        // What the stopped search had proven, then how many were finished.
+        if let Some(stopped) = printer.stopped.take() {
+            eprint!("{stopped}");
+        }
         eprintln!("{}", interrupted_line(totals.solved));
         return Ok(EXIT_INTERRUPTED);
     }
@@ -240,6 +246,9 @@ struct Printer<'a> {
     spinner: Option<Spinner>,
     /// A line was bad or a position refused.
     bad_input: bool,
+    /// The one-line report of the search a stop request ended (its proven bounds), said on
+    /// standard error after the run: it is not an answer.
+    stopped: Option<String>,
 }
 
 impl EachSink for Printer<'_> {
@@ -294,5 +303,17 @@ impl EachSink for Printer<'_> {
         };
         self.out.write_all(report.as_bytes())?;
         self.out.flush()
+    }
+
+    fn interrupted(&mut self, parsed: &Parsed, unfinished: &Unfinished) -> io::Result<()> {
+        let stopped = StoppedSolve {
+            position: &parsed.position,
+            wld: self.wld,
+            threads: self.threads,
+            unfinished,
+            estimate: None,
+        };
+        self.stopped = Some(quiet_stopped(&parsed.source, &stopped));
+        Ok(())
     }
 }

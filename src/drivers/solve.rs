@@ -17,7 +17,9 @@ use crate::board::Position;
 use crate::drivers::analyze::ESTIMATE_HASH_MB;
 use crate::engine::estimate::{EstimateError, Estimator};
 use crate::notation::{ParseError, Parsed};
-use crate::search::{Solution, SolveError, Solver, StopHandle, TooManyEmpties};
+use crate::search::{
+    Solution, SolveError, Solver, StopHandle, StopReason, TooManyEmpties, Unfinished,
+};
 
 /// Receives what [`solve_each`] makes of each input item, in input order. An error from any
 /// method ends the run with it.
@@ -47,6 +49,13 @@ pub trait EachSink {
         let _ = estimate;
         self.answer(parsed, result)
     }
+    /// A stop request (Ctrl-C, SIGTERM) ended the search of `parsed`, with what it had proven
+    /// (`unfinished`: the bounds of its score, the nodes and time it took); the run ends after
+    /// it. Not an answer: the position was not finished. The default ignores it.
+    fn interrupted(&mut self, parsed: &Parsed, unfinished: &Unfinished) -> io::Result<()> {
+        let _ = (parsed, unfinished);
+        Ok(())
+    }
 }
 
 /// What a [`solve_each`] run did.
@@ -64,8 +73,9 @@ pub struct EachTotals {
 
 /// Solves the positions of `items` one after the other with `solver` (its options, limits and
 /// refusal), handing each answer to `sink` as soon as it is found. A stop request (through
-/// [`Solver::stop_handle`]) ends the run, before the next position or during its search; the
-/// totals then say `interrupted`.
+/// [`Solver::stop_handle`]) ends the run, before the next position or during its search (what
+/// that search had proven goes to [`EachSink::interrupted`]); the totals then say
+/// `interrupted`.
 ///
 /// ```
 /// use osolve::drivers::solve::{solve_each, EachSink};
@@ -172,9 +182,12 @@ where
             }
         };
         sink.finish();
-        if matches!(&result, Err(error) if error.is_interrupted()) {
-            totals.interrupted = true;
-            break;
+        if let Err(SolveError::Unfinished(unfinished)) = &result {
+            if unfinished.bounds.reason == StopReason::Interrupted {
+                totals.interrupted = true;
+                sink.interrupted(&parsed, unfinished)?;
+                break;
+            }
         }
         let refused = matches!(result, Err(SolveError::Refused(_)));
         if matches!(result, Err(SolveError::Unfinished(_))) {
@@ -595,6 +608,107 @@ mod tests {
             .big_mut()
             .solve(&random_position(&mut rng, 12))
             .is_ok());
+    }
+
+    /// Keeps what `solve_each` hands over: the answers' scores and the interrupted searches.
+    #[derive(Default)]
+    struct Each {
+        scores: Vec<i32>,
+        interrupted: Vec<(String, Unfinished)>,
+    }
+
+    impl EachSink for Each {
+        fn bad(&mut self, error: &ParseError) -> io::Result<()> {
+            panic!("{error}")
+        }
+        fn answer(&mut self, _: &Parsed, result: Result<Solution, SolveError>) -> io::Result<()> {
+            self.scores.push(result.expect("solved").score);
+            Ok(())
+        }
+        fn interrupted(&mut self, parsed: &Parsed, unfinished: &Unfinished) -> io::Result<()> {
+            let board = crate::notation::format_board(&parsed.position);
+            self.interrupted.push((board, unfinished.clone()));
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_stop_request_hands_the_sink_the_bounds_the_search_proved() {
+        use crate::search::{ProgressFn, SolveOptions};
+        use std::sync::{Arc, Mutex};
+        let mut rng = Rng(31);
+        let (mut narrowed, mut checked) = (0, 0);
+        for _ in 0..12 {
+            let position = random_position(&mut rng, 16);
+            let text = crate::notation::format_board(&position);
+            let parsed = || crate::notation::parse_position(&text);
+            let mut whole = Each::default();
+            solve_each(
+                &mut Solver::new(SolveOptions {
+                    threads: 1,
+                    hash_mb: 4,
+                    ..SolveOptions::default()
+                })
+                .unwrap(),
+                [parsed()],
+                &mut whole,
+            )
+            .unwrap();
+            let score = whole.scores[0];
+            // A stop requested as soon as the search reports its first proven bound (the
+            // aspiration probe's), before the score is known.
+            let handle: Arc<Mutex<Option<StopHandle>>> = Arc::default();
+            let first_bound: Arc<Mutex<Option<(i32, i32)>>> = Arc::default();
+            let (h, b) = (handle.clone(), first_bound.clone());
+            let progress = ProgressFn::new(move |event| {
+                let bounds = (event.lower, event.upper);
+                if bounds != (-64, 64) && event.lower < event.upper {
+                    b.lock().unwrap().get_or_insert(bounds);
+                    if let Some(stop) = h.lock().unwrap().as_ref() {
+                        stop.stop();
+                    }
+                }
+            });
+            let mut solver = Solver::new(SolveOptions {
+                threads: 1,
+                hash_mb: 4,
+                progress: Some(progress),
+                ..SolveOptions::default()
+            })
+            .unwrap();
+            *handle.lock().unwrap() = Some(solver.stop_handle());
+            let mut sink = Each::default();
+            // The position after it is never searched: the stop ends the run.
+            let totals = solve_each(&mut solver, [parsed(), parsed()], &mut sink).unwrap();
+            let Some(first) = *first_bound.lock().unwrap() else {
+                // Solved by the probe at once: the answer, not an interruption.
+                assert_eq!((totals.solved, totals.interrupted), (2, false));
+                assert_eq!(sink.scores, vec![score, score]);
+                continue;
+            };
+            assert_eq!((totals.solved, totals.interrupted), (0, true), "{text}");
+            assert!(sink.scores.is_empty(), "{text}");
+            assert_eq!(sink.interrupted.len(), 1, "{text}");
+            let (board, unfinished) = &sink.interrupted[0];
+            assert_eq!(board, &text);
+            let bounds = unfinished.bounds;
+            assert_eq!(bounds.reason, StopReason::Interrupted);
+            // At least what was reported, and the score within.
+            assert!(
+                bounds.lower >= first.0 && bounds.upper <= first.1,
+                "{text}: {bounds:?} after {first:?}"
+            );
+            assert!(bounds.contains(score), "{text}: {bounds:?}, score {score}");
+            assert!(unfinished.nodes > 0, "{text}");
+            checked += 1;
+            if (bounds.lower, bounds.upper) != (-64, 64) {
+                narrowed += 1;
+            }
+        }
+        assert!(
+            checked >= 6 && narrowed == checked,
+            "{narrowed} of {checked}"
+        );
     }
 
     #[test]
