@@ -76,18 +76,21 @@ fn a_solve_reports_narrowing_bounds_and_ends_at_the_exact_score() {
         first.stage,
         Stage::Selective {
             pass: 1,
-            passes: 2,
+            passes: 4,
             margin: 8
         }
     );
     assert_eq!((first.lower, first.upper, first.estimate), (-64, 64, None));
-    // Both passes run, each leaves an estimate (never a bound), then the exact search.
+    // Every pass runs (margins 8, 12, 16, 20), each leaves an estimate (never a bound), then
+    // the exact search.
     let stages: Vec<Stage> = events.iter().map(|e| e.stage).collect();
-    assert!(stages.contains(&Stage::Selective {
-        pass: 2,
-        passes: 2,
-        margin: 12
-    }));
+    for (pass, margin) in [(2, 12), (3, 16), (4, 20)] {
+        assert!(stages.contains(&Stage::Selective {
+            pass,
+            passes: 4,
+            margin
+        }));
+    }
     assert!(stages
         .iter()
         .any(|s| matches!(s, Stage::Exact { alpha, beta } if beta - alpha == 2)));

@@ -11,10 +11,7 @@ use super::limit::{Budget, Limits};
 use super::node::{Cancel, Move, Search, Selectivity};
 use super::progress::{Progress, Reporter, Stage, Turn};
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
-use super::thresholds::{
-    ASPIRATION_MIN, NEAR_END_GUESS, NULL_WINDOW_STEPS, SELECTIVE_MARGINS,
-    SELECTIVE_MARGINS_NEAR_END, SELECTIVE_MIN,
-};
+use super::thresholds::{ASPIRATION_MIN, NULL_WINDOW_STEPS, SELECTIVE_MARGINS, SELECTIVE_MIN};
 use super::tt::Tables;
 use crate::board::rules::GameRules;
 use crate::board::{Board, Square};
@@ -212,13 +209,8 @@ impl Attempt<'_> {
             nodes: self.limits.nodes.map(|n| n / 4),
         };
         let cancel = Cancel::limited(&self.cancel, Budget::new(&share, Instant::now()));
-        // A guess near either end of the range adds the wider passes: the exact search needs
-        // the table's moves of the (nearly) winning lines, which the narrow margins miss there.
-        let mut margins = SELECTIVE_MARGINS;
-        let mut pass = 0;
-        while pass < margins.len() {
-            let margin = margins[pass];
-            let passes = margins.len();
+        let passes = SELECTIVE_MARGINS.len();
+        for (pass, &margin) in SELECTIVE_MARGINS.iter().enumerate() {
             self.report(|event, _| {
                 event.stage = Stage::Selective {
                     pass: pass + 1,
@@ -252,10 +244,6 @@ impl Attempt<'_> {
                 None if self.cancel.is_cancelled() => return None,
                 // Their share is spent: the exact search goes on without a better guess.
                 None => return Some(0),
-            }
-            pass += 1;
-            if pass == SELECTIVE_MARGINS.len() && guess.abs() >= NEAR_END_GUESS {
-                margins = SELECTIVE_MARGINS_NEAR_END;
             }
         }
         Some(guess)

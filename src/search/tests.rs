@@ -537,9 +537,9 @@ fn reversi_last_empties_agree_with_the_literal_rules_under_every_supply_and_wind
 }
 
 #[test]
-fn a_guess_near_the_end_adds_the_wide_passes_and_stays_exact() {
+fn a_guess_near_the_end_goes_through_every_pass_and_stays_exact() {
     // FFO #79 (a +64 wipe-out) after the first 14 moves of its principal variation: 20
-    // empties, black to move. The narrow passes guess near +64, so the wide ones follow (four
+    // empties, black to move. The narrow passes guess near +64 and the wide ones follow (four
     // passes in all); the score is the plain exact search's, whatever the passes guessed.
     let mut position = crate::notation::parse_position(
         "--------------X-----O-XX---OOOX-OOOOXOXX--OOOOOO--O-OO-O----OO-- X",
@@ -568,7 +568,7 @@ fn a_guess_near_the_end_adds_the_wide_passes_and_stays_exact() {
     assert_eq!(solution.score, exact, "{position:?}");
     assert_eq!(
         passes.load(std::sync::atomic::Ordering::Relaxed),
-        thresholds::SELECTIVE_MARGINS_NEAR_END.len()
+        thresholds::SELECTIVE_MARGINS.len()
     );
 }
 

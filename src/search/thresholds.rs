@@ -25,29 +25,24 @@ pub const ASPIRATION_MIN: u32 = 14;
 pub const NULL_WINDOW_STEPS: usize = 2;
 /// From this many empties up, selective searches precede the exact one.
 pub const SELECTIVE_MIN: u32 = 18;
-/// The margins (in discs) of the selective searches, in order: the first cuts more, the
-/// second less, then the exact search. (FFO #40-#49, one thread, nodes of all passes, ProbCut
-/// from 13 empties: exact only, 881 M; 8, 507 M without the guess as aspiration centre;
-/// then with it: 12, 523 M; 8 then 12, 490 M; 6/10/14, 497 M; 8/12/16, 485 M; 4/8/12, 481 M;
-/// 16, 574 M. With ProbCut from 12 empties and 2-ply tests below 22: 8 then 12, 467 M;
-/// 4/8/12, 463 M.)
-pub const SELECTIVE_MARGINS: &[i32] = &[8, 12];
-/// When the passes of [`SELECTIVE_MARGINS`] guess a score at least this far from a draw (in
-/// discs), the passes go on with [`SELECTIVE_MARGINS_NEAR_END`]: near the end of the range the
-/// evaluation is least accurate, the narrow margins cut the winning lines, and the exact
-/// search then spends its nodes refuting wrong moves. FFO #79 (36 empties, +64), one thread:
-/// the passes 8, 12 guess +54 and the exact null window (63, 64) alone does not finish in
-/// 1.5 G nodes; after passes 8, 12, 16, 20 (+54, +54, +56, +64: 3.0 M, 31.2 M, 37.8 M,
-/// 315.2 M nodes) the same window takes 0.25 M. FFO #40-#49 guess within 40: unchanged.
-pub const NEAR_END_GUESS: i32 = 48;
-/// The margins of the selective passes after a guess beyond [`NEAR_END_GUESS`]: the first two
-/// are [`SELECTIVE_MARGINS`]'s, already searched.
-pub const SELECTIVE_MARGINS_NEAR_END: &[i32] = &[8, 12, 16, 20];
-const _: () = assert!(
-    SELECTIVE_MARGINS.len() == 2
-        && SELECTIVE_MARGINS_NEAR_END[0] == SELECTIVE_MARGINS[0]
-        && SELECTIVE_MARGINS_NEAR_END[1] == SELECTIVE_MARGINS[1]
-);
+/// The margins (in discs) of the selective searches, in order: the first cuts most, each
+/// next one less, then the exact search. Each pass fills the table with the moves of the
+/// lines the next one needs, and its value is the next one's (and the exact aspiration's)
+/// guess. (FFO #40-#49, one thread, nodes of all passes, ProbCut from 13 empties: exact only,
+/// 881 M; 8, 507 M without the guess as aspiration centre; then with it: 12, 523 M; 8 then 12,
+/// 490 M; 6/10/14, 497 M; 8/12/16, 485 M; 4/8/12, 481 M; 16, 574 M. With ProbCut from 12
+/// empties and 2-ply tests below 22: 8 then 12, 467 M; 4/8/12, 463 M.) The passes 16 and 20
+/// used to follow only a guess 48 discs or more from a draw (FFO #79: after 8 and 12 it guessed
+/// +54 and the exact null window (63, 64) did not finish in 1.5 G nodes; after 8, 12, 16, 20 it
+/// took 0.25 M). Measured again with every later change in (one thread, nodes, 8 and 12
+/// against 8, 12, 16, 20): FFO #40-#49 537.8 M -> 518.5 M; 25 positions not tuned on (FFO
+/// #20-#39, #50, #51, #60, #61, #63) 1,433.0 M -> 1,278.4 M; FFO #40-#49 under `--rules
+/// reversi` 849.0 M -> 729.7 M (the Othello-trained evaluation guesses Reversi's scores
+/// worst, and the wider passes correct it: FFO #45 guessed +3 for 0 after 8 and 12, 0 after
+/// 16); FFO #56-#57 1,507.6 M -> 1,508.3 M; FFO #55 6,792.8 M -> 6,771.4 M; FFO #50-#54 and
+/// #58 5,253.8 M -> 5,376.0 M (#52 +14%, #54 +7%, #58 -6%). 8, 12, 16: 533.3 M on #40-#49;
+/// 8, 12, 16, 20, 24: 515.1 M and 1,307.6 M.
+pub const SELECTIVE_MARGINS: &[i32] = &[8, 12, 16, 20];
 
 // What the drivers may solve without a limit (`Solver::check_feasible`).
 
