@@ -21,7 +21,7 @@ def test_events_narrow_to_the_exact_score_and_best_move(repo):
     assert (solution.score, solution.best_move) == (38, "a2")
     assert len(events) >= 5
     first, last = events[0], events[-1]
-    assert (first.stage, first.selective_pass, first.margin) == ("selective", (1, 2), 8)
+    assert (first.stage, first.selective_pass, first.margin) == ("selective", (1, 4), 8)
     assert (first.lower, first.upper, first.estimate) == (-64, 64, None)
     for a, b in zip(events, events[1:]):
         assert b.lower >= a.lower and b.upper <= a.upper, (a, b)
