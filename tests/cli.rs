@@ -449,14 +449,7 @@ fn sigterm_stops_the_search_and_keeps_what_was_solved() {
     assert_eq!(stopped.stdout, "", "nothing after the finished position");
     // What the stopped search had proven (nothing yet, 50 empties in) goes to standard error,
     // not among the answers.
-    let lines: Vec<&str> = stopped.stderr.lines().collect();
-    assert_eq!(lines.len(), 2, "{}", stopped.stderr);
-    assert!(
-        lines[0].starts_with("<position 2>:1  unfinished (interrupted): score unknown  nodes "),
-        "{}",
-        lines[0]
-    );
-    assert_eq!(lines[1], "interrupted: 1 position solved");
+    common::assert_stopped_unknown(&stopped.stderr, "<position 2>:1", "1 position solved");
 }
 
 #[cfg(unix)]

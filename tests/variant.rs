@@ -374,14 +374,7 @@ fn sigterm_stops_the_variant_solver() {
     let stopped = solving.stop_within(Duration::from_secs(60));
     assert_eq!(stopped.code, 130);
     assert_eq!(stopped.stdout, "");
-    let lines: Vec<&str> = stopped.stderr.lines().collect();
-    assert_eq!(lines.len(), 2, "{}", stopped.stderr);
-    assert!(
-        lines[0].starts_with("<position 2>:1  unfinished (interrupted): score unknown  nodes "),
-        "{}",
-        lines[0]
-    );
-    assert_eq!(lines[1], "interrupted: 1 position solved");
+    common::assert_stopped_unknown(&stopped.stderr, "<position 2>:1", "1 position solved");
 }
 
 /// The refusal message of a position with `empties` empty squares from `source`.

@@ -411,3 +411,14 @@ pub fn sq(name: &str) -> Square {
     name.parse()
         .unwrap_or_else(|_| panic!("{name} is not a square"))
 }
+
+/// Asserts what an interrupted `osolve solve` says on standard error when its last search had
+/// proven nothing yet: `SOURCE  unfinished (interrupted): score unknown  nodes ...`, then
+/// `interrupted: SOLVED position(s) solved`.
+pub fn assert_stopped_unknown(stderr: &str, source: &str, solved: &str) {
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    let stopped = format!("{source}  unfinished (interrupted): score unknown  nodes ");
+    assert!(lines[0].starts_with(&stopped), "{}", lines[0]);
+    assert_eq!(lines[1], format!("interrupted: {solved}"));
+}
