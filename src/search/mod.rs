@@ -304,6 +304,8 @@ impl Solver {
             nodes: 0,
             threads: self.threads,
             progress: reporter.map(|r| &**r),
+            selective_nodes: 0,
+            rival: None,
         }
     }
 

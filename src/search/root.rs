@@ -12,7 +12,7 @@ use super::node::{Cancel, Move, Search, Selectivity};
 use super::progress::{Progress, Reporter, Stage, Turn};
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
 use super::thresholds::{ASPIRATION_MIN, NULL_WINDOW_STEPS, SELECTIVE_MARGINS, SELECTIVE_MIN};
-use super::tt::Tables;
+use super::tt::{Tables, NO_MOVE};
 use crate::board::rules::GameRules;
 use crate::board::{Board, Square};
 
@@ -35,6 +35,11 @@ pub(super) struct Attempt<'s> {
     pub(super) threads: usize,
     /// Where the call's progress events go (`None`: it sends none).
     pub(super) progress: Option<&'s Reporter>,
+    /// The nodes of the call's selective searches: the budget of each side of a race.
+    pub(super) selective_nodes: u64,
+    /// The root move the selective searches held best before their last pass changed its
+    /// mind (see [`Attempt::race`]); taken by the root's first exact proof.
+    pub(super) rival: Option<u8>,
 }
 
 impl Attempt<'_> {
@@ -209,6 +214,9 @@ impl Attempt<'_> {
             nodes: self.limits.nodes.map(|n| n / 4),
         };
         let cancel = Cancel::limited(&self.cancel, Budget::new(&share, Instant::now()));
+        self.rival = None;
+        // The table's best move at the root after the last pass.
+        let mut held = None;
         let passes = SELECTIVE_MARGINS.len();
         for (pass, &margin) in SELECTIVE_MARGINS.iter().enumerate() {
             self.report(|event, _| {
@@ -231,9 +239,17 @@ impl Attempt<'_> {
                 },
             );
             self.nodes += nodes;
+            self.selective_nodes += nodes;
             match v {
                 Some(v) => {
                     guess = v;
+                    let best = self.table_move::<R>(&state);
+                    if let (Some(before), Some(now)) = (held, best) {
+                        if before != now {
+                            self.rival = Some(before);
+                        }
+                    }
+                    held = best.or(held);
                     // A guess of the root's score (when scoring moves, of one move's: unsaid).
                     self.report(|event, turn| {
                         if event.moves.is_none() {
@@ -247,6 +263,16 @@ impl Attempt<'_> {
             }
         }
         Some(guess)
+    }
+
+    /// The best move of `state`'s table entry, if it has one.
+    fn table_move<R: GameRules>(&self, state: &R::State) -> Option<u8> {
+        let key = R::key(state);
+        self.tt
+            .deep
+            .probe(&key, key.hash())
+            .map(|e| e.best)
+            .filter(|&best| best != NO_MOVE)
     }
 
     /// Searches the root with its own move list so that the best move is always known, within
@@ -358,7 +384,10 @@ impl Attempt<'_> {
                 search.search_moves(state, list, alpha, beta, empties)
             })
         };
-        let (first, first_move) = search(self, &mut list[..1], alpha, beta)?;
+        let (first, first_move) = match self.race::<R>(state, &mut list, alpha, beta)? {
+            Some(found) => found,
+            None => search(self, &mut list[..1], alpha, beta)?,
+        };
         debug_assert!((-64..=64).contains(&first), "score {first}");
         if first >= beta || list.len() == 1 {
             return Some((first, first_move));
@@ -382,6 +411,61 @@ impl Attempt<'_> {
             return Some((rest, rest_move));
         }
         search(self, &mut list[1..], rest - 1, beta)
+    }
+
+    /// When the last selective pass changed the root's best move, the move held before (the
+    /// `rival`, taken: once per call) is close to the first one, and the exact proof of one of
+    /// two close moves may cost many times the other's (FFO #43 under `--rules reversi`: g3
+    /// and c7 both score -12; g3's proof took 36.7 M nodes, c7's 5.9 M). So each of the two is
+    /// searched within (`alpha`, `beta`) in turn, the first move first, each with a budget of
+    /// the selective searches' nodes; a search stopped by its budget leaves in the table only
+    /// what it proved. The first to finish leads (moved to the front of `list`), with its
+    /// score, unless it is the rival at or below `alpha` (no lead). `Ok(None)`: no race, or no
+    /// lead (the caller searches the first move without a budget); `None` when stopped.
+    pub(super) fn race<R: GameRules>(
+        &mut self,
+        state: R::State,
+        list: &mut [Move],
+        alpha: i32,
+        beta: i32,
+    ) -> Option<Option<(i32, u8)>> {
+        let Some(rival) = self.rival.take() else {
+            return Some(None);
+        };
+        let Some(i) = list.iter().position(|m| m.sq == rival).filter(|&i| i > 0) else {
+            return Some(None);
+        };
+        list[1..=i].rotate_right(1);
+        let board = R::board(&state);
+        let empties = board.empties();
+        let budget = Limits {
+            time: None,
+            nodes: Some(self.selective_nodes.max(1)),
+        };
+        for k in 0..2 {
+            let cancel = Cancel::limited(&self.cancel, Budget::new(&budget, Instant::now()));
+            let (found, nodes) = Self::run_under(
+                self.tt,
+                self.pool,
+                self.split_min,
+                &cancel,
+                board,
+                |search: &mut Search<'_, R>| {
+                    search.search_moves(state, &mut list[k..=k], alpha, beta, empties)
+                },
+            );
+            self.nodes += nodes;
+            match found {
+                Some((v, mv)) if k == 0 || v > alpha => {
+                    list.swap(0, k);
+                    return Some(Some((v, mv)));
+                }
+                Some(_) => return Some(None),
+                None if self.cancel.is_cancelled() => return None,
+                None => {}
+            }
+        }
+        Some(None)
     }
 
     /// Perfect play from `state` whose exact score is `score`, to the end of the game: at each

@@ -634,3 +634,81 @@ fn failed_aspiration_probes_step_by_null_windows_and_stay_exact() {
         "{up} up, {down} down, {wide_after} wide"
     );
 }
+
+#[test]
+fn a_race_for_the_first_root_proof_stays_exact_whoever_leads() {
+    // When the selective passes change their mind about the best move, the root's first exact
+    // proof races the first move against the one held before (`Attempt::race`), each side
+    // with the selective searches' nodes as its budget. With every move as the rival, budgets
+    // that stop both sides, some or none, and the windows the root uses: a lead's value is a
+    // correct fail-soft bound of its move (exact inside the window), it heads the list, and
+    // the solve through the race (full window below `ASPIRATION_MIN` empties, the aspiration
+    // probe from there) gives the plain search's score with a move that keeps it. Each way a
+    // race ends is seen.
+    use crate::board::Bits;
+    let mut rng = Rng(6174);
+    let plain = tt::Tables::new(8);
+    let stop = Cancel::root();
+    let exact_of =
+        |board: Board| Search::<Othello>::new(&plain, &stop, u32::MAX).search(board, -64, 64);
+    let mut s = solver(1, 8);
+    let (mut first_led, mut rival_led, mut no_lead) = (0, 0, 0);
+    for i in 0..10 {
+        let p = random_position(&mut rng, 12 + i % 5);
+        let moves = p.board.moves();
+        if moves.count_ones() < 2 {
+            continue;
+        }
+        let exact = exact_of(p.board);
+        let child_score = |sq: usize| -exact_of(p.board.play_flips(sq, p.board.flips(sq)));
+        for rival in Bits(moves) {
+            for budget in [1, 3_000, 1 << 40] {
+                for (alpha, beta) in [(-64, 64), (exact - 1, exact + 1), (exact, exact + 1)] {
+                    s.clear();
+                    let mut attempt = s.attempt(None);
+                    attempt.rival = Some(rival as u8);
+                    attempt.selective_nodes = budget;
+                    let mut list =
+                        Search::<Othello>::new(&plain, &stop, u32::MAX).root_moves(&p.board);
+                    let first = list[0].sq;
+                    match attempt
+                        .race::<Othello>(p.board, &mut list, alpha, beta)
+                        .unwrap()
+                    {
+                        Some((v, mv)) => {
+                            assert_eq!(list[0].sq, mv, "{p:?}");
+                            let truth = child_score(mv as usize);
+                            if v <= alpha {
+                                assert!(truth <= v, "{p:?} {mv} ({alpha},{beta}): {v} {truth}");
+                            } else if v >= beta {
+                                assert!(truth >= v, "{p:?} {mv} ({alpha},{beta}): {v} {truth}");
+                            } else {
+                                assert_eq!(v, truth, "{p:?} {mv} ({alpha},{beta})");
+                            }
+                            if mv == first {
+                                first_led += 1;
+                            } else {
+                                assert_eq!(mv as usize, rival, "{p:?}");
+                                rival_led += 1;
+                            }
+                        }
+                        None => no_lead += 1,
+                    }
+                }
+                s.clear();
+                let mut attempt = s.attempt(Some(p.board.empties()));
+                attempt.rival = Some(rival as u8);
+                attempt.selective_nodes = budget;
+                let (score, best) = attempt
+                    .root_score::<Othello>(p.board, (-64, 64), false)
+                    .unwrap();
+                assert_eq!(score, exact, "{p:?} rival {rival} budget {budget}");
+                assert_eq!(child_score(best as usize), exact, "{p:?} rival {rival}");
+            }
+        }
+    }
+    assert!(
+        first_led > 0 && rival_led > 0 && no_lead > 0,
+        "{first_led} first, {rival_led} rival, {no_lead} no lead"
+    );
+}
