@@ -117,6 +117,18 @@ impl Attempt<'_> {
         result
     }
 
+    /// [`Attempt::run_under`] with this call's table, pool and split threshold, under `cancel`
+    /// (a budget under the call's own flag): the result (`None` when stopped) and the nodes,
+    /// not yet added to the call's.
+    fn run_limited<R: GameRules, T: Send>(
+        &self,
+        cancel: &Cancel<'_>,
+        board: Board,
+        f: impl FnOnce(&mut Search<'_, R>) -> T + Send,
+    ) -> (Option<T>, u64) {
+        Self::run_under(self.tt, self.pool, self.split_min, cancel, board, f)
+    }
+
     /// [`Attempt::run`] under the cancellation flag `cancel`: the result (`None` when
     /// stopped) and the nodes searched.
     fn run_under<R: GameRules, T: Send>(
@@ -227,17 +239,10 @@ impl Attempt<'_> {
                 }
             });
             let selectivity = Selectivity { margin };
-            let (v, nodes) = Self::run_under(
-                self.tt,
-                self.pool,
-                self.split_min,
-                &cancel,
-                board,
-                |search: &mut Search<'_, R>| {
-                    search.selective = Some(selectivity);
-                    search.search(state, alpha, beta)
-                },
-            );
+            let (v, nodes) = self.run_limited(&cancel, board, |search: &mut Search<'_, R>| {
+                search.selective = Some(selectivity);
+                search.search(state, alpha, beta)
+            });
             self.nodes += nodes;
             self.selective_nodes += nodes;
             match v {
@@ -444,16 +449,9 @@ impl Attempt<'_> {
         };
         for k in 0..2 {
             let cancel = Cancel::limited(&self.cancel, Budget::new(&budget, Instant::now()));
-            let (found, nodes) = Self::run_under(
-                self.tt,
-                self.pool,
-                self.split_min,
-                &cancel,
-                board,
-                |search: &mut Search<'_, R>| {
-                    search.search_moves(state, &mut list[k..=k], alpha, beta, empties)
-                },
-            );
+            let (found, nodes) = self.run_limited(&cancel, board, |search: &mut Search<'_, R>| {
+                search.search_moves(state, &mut list[k..=k], alpha, beta, empties)
+            });
             self.nodes += nodes;
             match found {
                 Some((v, mv)) if k == 0 || v > alpha => {
