@@ -636,25 +636,8 @@ mod tests {
     use super::*;
     use crate::board::random::{random_position, Rng};
     use crate::board::rules::Othello;
-    use crate::search::reference::alpha_beta;
+    use crate::search::reference::{alpha_beta, check_fail_soft as check};
     use crate::search::tt::Tables;
-
-    /// Fail-soft: inside the window the exact score, beyond it a bound on the right side.
-    fn check(v: i32, exact: i32, alpha: i32, beta: i32, what: &str) {
-        if exact <= alpha {
-            assert!(
-                exact <= v && v <= alpha,
-                "{what}: {v} for {exact} in ({alpha}, {beta})"
-            );
-        } else if exact >= beta {
-            assert!(
-                beta <= v && v <= exact,
-                "{what}: {v} for {exact} in ({alpha}, {beta})"
-            );
-        } else {
-            assert_eq!(v, exact, "{what}: window ({alpha}, {beta})");
-        }
-    }
 
     #[test]
     fn stale_missing_and_absent_hints_keep_scores_exact() {

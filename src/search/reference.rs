@@ -39,6 +39,26 @@ pub fn alpha_beta(board: Board, mut alpha: i32, beta: i32) -> i32 {
     alpha
 }
 
+/// Fail-soft, for tests: `v`, searched in the window (`alpha`, `beta`), is the exact score
+/// `exact` inside the window, and beyond it a bound on the right side (between the score and
+/// the window's edge). Panics naming `what` otherwise.
+#[cfg(test)]
+pub(crate) fn check_fail_soft(v: i32, exact: i32, alpha: i32, beta: i32, what: &str) {
+    if exact <= alpha {
+        assert!(
+            exact <= v && v <= alpha,
+            "{what}: {v} for {exact} in ({alpha}, {beta})"
+        );
+    } else if exact >= beta {
+        assert!(
+            beta <= v && v <= exact,
+            "{what}: {v} for {exact} in ({alpha}, {beta})"
+        );
+    } else {
+        assert_eq!(v, exact, "{what}: window ({alpha}, {beta})");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
