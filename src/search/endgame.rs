@@ -164,6 +164,7 @@ impl<'a, R: GameRules> Search<'a, R> {
             cut: self.cut_at(empties),
             empties,
         };
+        let guesses_before = self.guesses;
         let tt_move = match self.probe_node(&node, hint, &mut alpha, &mut beta) {
             Ok(tt_move) => tt_move,
             Err(answer) => return answer,
@@ -171,6 +172,7 @@ impl<'a, R: GameRules> Search<'a, R> {
         let alpha_orig = alpha;
         if node.cut != EXACT {
             if let Some(v) = self.probcut(board, alpha, beta, empties) {
+                self.guesses += 1;
                 return v;
             }
         }
@@ -208,7 +210,13 @@ impl<'a, R: GameRules> Search<'a, R> {
         if empties >= CANCEL_CHECK_MIN && self.cancel.is_cancelled() {
             return 0;
         }
-        self.store_node(&node, alpha_orig, beta, best, best_move);
+        // A subtree that took no guess was searched exactly, whatever the search.
+        let cut = if self.guesses == guesses_before {
+            EXACT
+        } else {
+            node.cut
+        };
+        self.store_node(&node, cut, alpha_orig, beta, best, best_move);
         best
     }
 
@@ -228,7 +236,7 @@ impl<'a, R: GameRules> Search<'a, R> {
     /// `Ok` with the table's move (`NO_MOVE` when none).
     #[inline(always)]
     fn probe_node(
-        &self,
+        &mut self,
         node: &NodeKey,
         hint: Hint,
         alpha: &mut i32,
@@ -246,7 +254,12 @@ impl<'a, R: GameRules> Search<'a, R> {
                     tt_move = e.best;
                     None
                 }
-                Some(e) => Some((e.lower as i32, e.upper as i32, e.best)),
+                Some(e) => {
+                    if e.cut != EXACT {
+                        self.guesses += 1;
+                    }
+                    Some((e.lower as i32, e.upper as i32, e.best))
+                }
                 None => None,
             }
         } else {
@@ -326,6 +339,9 @@ impl<'a, R: GameRules> Search<'a, R> {
                     if e.cut >= node.cut {
                         let score = -(e.upper as i32);
                         if score >= beta {
+                            if e.cut != EXACT {
+                                self.guesses += 1;
+                            }
                             self.tt.deep.store(
                                 &node.key,
                                 node.hash,
@@ -334,12 +350,17 @@ impl<'a, R: GameRules> Search<'a, R> {
                                 beta,
                                 score,
                                 m.sq,
-                                node.cut,
+                                // The bound rests on the child's entry alone.
+                                if e.cut == EXACT { EXACT } else { node.cut },
                             );
                             return Err(score);
                         }
                     }
-                    if e.cut >= child_cut {
+                    if e.cut >= child_cut && e.cut != EXACT {
+                        // A selective entry's bounds: the child probes the entry itself, to
+                        // count the guess it takes from them.
+                        Hint::NONE
+                    } else if e.cut >= child_cut {
                         Hint::found(e.lower, e.upper, e.best)
                     } else {
                         Hint::move_only(e.best)
@@ -424,9 +445,18 @@ impl<'a, R: GameRules> Search<'a, R> {
     }
 
     /// Stores the result `best` (move `best_move`) of a node searched within
-    /// (`alpha_orig`, `beta`): in the deep table from `TT_MIN` empties up, else the near table.
+    /// (`alpha_orig`, `beta`) with the selectivity `cut`: in the deep table from `TT_MIN`
+    /// empties up, else the near table (only ever `EXACT` there).
     #[inline(always)]
-    fn store_node(&self, node: &NodeKey, alpha_orig: i32, beta: i32, best: i32, best_move: u8) {
+    fn store_node(
+        &self,
+        node: &NodeKey,
+        cut: u8,
+        alpha_orig: i32,
+        beta: i32,
+        best: i32,
+        best_move: u8,
+    ) {
         if node.in_deep_table {
             self.tt.deep.store(
                 &node.key,
@@ -436,7 +466,7 @@ impl<'a, R: GameRules> Search<'a, R> {
                 beta,
                 best,
                 best_move,
-                node.cut,
+                cut,
             );
         } else {
             self.tt
@@ -523,6 +553,8 @@ impl<'a, R: GameRules> Search<'a, R> {
             let m = list[i];
             if i + searched >= SPLIT_ELDEST && empties >= self.split_min && n - i >= 2 {
                 list[i..].sort_unstable_by_key(|m| -m.value);
+                // The other threads' guesses are not counted here: count the split as one.
+                self.guesses += 1;
                 let (v, mv) = self.split(state, &list[i..], alpha, beta, empties, best);
                 if v > best {
                     best = v;
@@ -591,6 +623,7 @@ impl<'a, R: GameRules> Search<'a, R> {
                 weights,
                 charged: 0,
                 selective,
+                guesses: 0,
                 rules: PhantomData,
             };
             let child = R::play(&state, m.sq as usize, m.flips);

@@ -124,7 +124,9 @@ impl Move {
 
 /// What a node's probe of a child's table entry found (the probe of enhanced transposition
 /// cutoff), handed to the child so that it neither hashes, locks nor looks up the same bucket
-/// again. All zero is "not probed", so that a list of moves is zeroed as one block.
+/// again. All zero is "not probed", so that a list of moves is zeroed as one block. A
+/// selective entry's bounds are not handed on: the child probes that entry itself and counts
+/// the guess it takes from them (`Search::guesses`).
 ///
 /// The hint can be older than the table: between the parent's probe and the child's search
 /// another thread (a split) may have stored a tighter entry for the child, or replaced its
@@ -195,8 +197,14 @@ pub struct Search<'a, R: GameRules = Othello> {
     /// Nodes already charged to the budget of the cancellation chain.
     pub(super) charged: u64,
     /// Probabilistic cutoffs of this search (`None`: the exact search). A selective search
-    /// only fills the table with moves for the exact one; its values are never a result.
+    /// fills the table with moves for the exact one; its values are never a result (only the
+    /// bounds of its nodes that took no guess, see `guesses`, are stored as exact).
     pub selective: Option<Selectivity>,
+    /// How often this thread's search so far rested on a guess: a ProbCut, the bounds of a
+    /// selective search's table entry, or a split (whose other threads' guesses are not
+    /// counted here). A node of a selective search whose subtree took none (the count is the
+    /// same after it as before) has searched exactly, and its table entry says so.
+    pub(super) guesses: u64,
     pub(super) rules: PhantomData<R>,
 }
 
@@ -220,6 +228,7 @@ impl<'a, R: GameRules> Search<'a, R> {
             weights: crate::eval::builtin(),
             charged: 0,
             selective: None,
+            guesses: 0,
             rules: PhantomData,
         }
     }

@@ -455,6 +455,92 @@ fn aggressive_selective_searches_never_change_a_score() {
 }
 
 #[test]
+fn a_selective_search_marks_an_entry_exact_only_where_it_took_no_guess() {
+    // A node of a selective search whose subtree took no guess (no ProbCut, no bounds of a
+    // selective entry) stores its bounds as exact, and the exact search then takes them. Here
+    // half the time every child and grandchild of the position first holds a selective entry
+    // whose bound is wrong by 10 discs (either way), as a guess may be; with margin 64 ProbCut never cuts,
+    // so those entries are the only guesses, with margin 2 it cuts often. Each margin searches
+    // twice over one table (the second meets the first one's entries). Every entry of the
+    // position, its children and grandchildren marked exact must hold the score.
+    let mut rng = Rng(3131);
+    let tt = tt::Tables::new(8);
+    let plain = tt::Tables::new(8);
+    let stop = Cancel::root();
+    let mut scores = std::collections::HashMap::new();
+    let mut score_of = |board: Board| {
+        *scores.entry(board).or_insert_with(|| {
+            Search::<Othello>::new(&plain, &stop, u32::MAX).search(board, -64, 64)
+        })
+    };
+    let (mut exact_entries, mut guessed) = (0, 0);
+    for i in 0..60 {
+        let empties = thresholds::PROBCUT_MIN + 2 + (i % 2) as u32;
+        let p = random_position(&mut rng, empties);
+        let children = |b: Board| {
+            crate::board::Bits(b.moves())
+                .map(move |sq| b.play_flips(sq, crate::board::flips(b.player, b.opponent, sq)))
+        };
+        let mut boards = vec![(p.board, empties)];
+        for child in children(p.board) {
+            boards.push((child, empties - 1));
+            boards.extend(children(child).map(|b| (b, empties - 2)));
+        }
+        for margin in [2, 64] {
+            tt.clear();
+            if i % 4 < 2 {
+                for &(board, e) in &boards[1..] {
+                    let score = score_of(board);
+                    // A lower bound above the score or an upper bound below it.
+                    let high = (board.hash() & 1 == 0 && score <= 54) || score < -54;
+                    let wrong = if high { score + 10 } else { score - 10 };
+                    let (a, b) = if wrong > score {
+                        (-64, wrong)
+                    } else {
+                        (wrong, 64)
+                    };
+                    let cut = margin as u8;
+                    tt.deep
+                        .store(&board, board.hash(), e, a, b, wrong, tt::NO_MOVE, cut);
+                }
+            }
+            for pass in 0..2 {
+                let a = (rng.next_u64() % 40) as i32 - 20;
+                let b = a + 1 + (rng.next_u64() % 8) as i32;
+                let mut s = Search::<Othello>::new(&tt, &stop, u32::MAX);
+                s.selective = Some(Selectivity { margin });
+                let v = s.search(p.board, a, b);
+                let what = format!("margin {margin} pass {pass} ({a}, {b}) {:?}", p.board);
+                if s.guesses == 0 {
+                    reference::check_fail_soft(v, score_of(p.board), a, b, &what);
+                }
+                for &(board, _) in &boards {
+                    let Some(entry) = tt.deep.probe(&board, board.hash()) else {
+                        continue;
+                    };
+                    if entry.cut == tt::EXACT {
+                        let score = score_of(board);
+                        assert!(
+                            i32::from(entry.lower) <= score && score <= i32::from(entry.upper),
+                            "{what}: {board:?} entry {}..{} for {score}",
+                            entry.lower,
+                            entry.upper
+                        );
+                        exact_entries += 1;
+                    } else {
+                        guessed += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        exact_entries > 500 && guessed > 1000,
+        "{exact_entries} exact entries, {guessed} guessed"
+    );
+}
+
+#[test]
 fn solve_after_selective_searches_agrees_with_every_moves_score() {
     // From `SELECTIVE_MIN` empties up, `solve` runs selective searches first; `score_moves`
     // does not: the best of its exact move scores is the solve's score, on one and two threads.

@@ -32,9 +32,10 @@ pub struct Entry {
     pub empties: u8,
     /// Search generation that wrote the entry: older generations are replaced first.
     pub generation: u8,
-    /// How exactly the bounds were searched: [`EXACT`], or the margin in discs of the
-    /// selective search that wrote them (its bounds are guesses: a search takes bounds only
-    /// from entries at least as exact as itself, the move from any).
+    /// How exactly the bounds were searched: [`EXACT`] (also a selective search's node whose
+    /// subtree took no guess), or the margin in discs of the selective search that wrote them
+    /// (its bounds are guesses: a search takes bounds only from entries at least as exact as
+    /// itself, the move from any).
     pub cut: u8,
 }
 
