@@ -553,8 +553,6 @@ impl<'a, R: GameRules> Search<'a, R> {
             let m = list[i];
             if i + searched >= SPLIT_ELDEST && empties >= self.split_min && n - i >= 2 {
                 list[i..].sort_unstable_by_key(|m| -m.value);
-                // The other threads' guesses are not counted here: count the split as one.
-                self.guesses += 1;
                 let (v, mv) = self.split(state, &list[i..], alpha, beta, empties, best);
                 if v > best {
                     best = v;
@@ -604,6 +602,7 @@ impl<'a, R: GameRules> Search<'a, R> {
         let shared_alpha = AtomicI32::new(alpha);
         let best = Mutex::new((best_so_far, NO_MOVE));
         let nodes = AtomicU64::new(0);
+        let guesses = AtomicU64::new(0);
         let (tt, split_min, weights, selective) =
             (self.tt, self.split_min, self.weights, self.selective);
         // The index of the next move to hand out.
@@ -636,6 +635,7 @@ impl<'a, R: GameRules> Search<'a, R> {
             }
             search.charge_rest();
             nodes.fetch_add(search.nodes, Ordering::Relaxed);
+            guesses.fetch_add(search.guesses, Ordering::Relaxed);
             if cancel.is_cancelled() {
                 return;
             }
@@ -659,6 +659,8 @@ impl<'a, R: GameRules> Search<'a, R> {
         let children = nodes.load(Ordering::Relaxed);
         self.nodes += children;
         self.charged += children;
+        // A move cancelled before its end took part in no result: its guesses count all the same.
+        self.guesses += guesses.load(Ordering::Relaxed);
         let b = *best.lock().unwrap_or_else(|e| e.into_inner());
         b
     }

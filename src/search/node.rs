@@ -200,10 +200,10 @@ pub struct Search<'a, R: GameRules = Othello> {
     /// fills the table with moves for the exact one; its values are never a result (only the
     /// bounds of its nodes that took no guess, see `guesses`, are stored as exact).
     pub selective: Option<Selectivity>,
-    /// How often this thread's search so far rested on a guess: a ProbCut, the bounds of a
-    /// selective search's table entry, or a split (whose other threads' guesses are not
-    /// counted here). A node of a selective search whose subtree took none (the count is the
-    /// same after it as before) has searched exactly, and its table entry says so.
+    /// How often this thread's search so far rested on a guess: a ProbCut or the bounds of a
+    /// selective search's table entry (a split adds its moves' searches' counts). A node of a
+    /// selective search whose subtree took none (the count is the same after it as before)
+    /// has searched exactly, and its table entry says so.
     pub(super) guesses: u64,
     pub(super) rules: PhantomData<R>,
 }

@@ -474,7 +474,18 @@ fn a_selective_search_marks_an_entry_exact_only_where_it_took_no_guess() {
         })
     };
     let (mut exact_entries, mut guessed) = (0, 0);
-    for i in 0..60 {
+    // The last 40 positions on two threads, splitting from `PROBCUT_MIN` empties (a split's
+    // moves count their guesses).
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a pool of two threads");
+    for i in 0..100 {
+        let split_min = if i >= 60 {
+            thresholds::PROBCUT_MIN
+        } else {
+            u32::MAX
+        };
         let empties = thresholds::PROBCUT_MIN + 2 + (i % 2) as u32;
         let p = random_position(&mut rng, empties);
         let children = |b: Board| {
@@ -491,8 +502,10 @@ fn a_selective_search_marks_an_entry_exact_only_where_it_took_no_guess() {
             if i % 4 < 2 {
                 for &(board, e) in &boards[1..] {
                     let score = score_of(board);
-                    // A lower bound above the score or an upper bound below it.
-                    let high = (board.hash() & 1 == 0 && score <= 54) || score < -54;
+                    // A lower bound above the score or (half the time, for half the boards)
+                    // an upper bound below it.
+                    let high =
+                        ((i % 4 == 0 || board.hash() & 1 == 0) && score <= 54) || score < -54;
                     let wrong = if high { score + 10 } else { score - 10 };
                     let (a, b) = if wrong > score {
                         (-64, wrong)
@@ -507,10 +520,13 @@ fn a_selective_search_marks_an_entry_exact_only_where_it_took_no_guess() {
             for pass in 0..2 {
                 let a = (rng.next_u64() % 40) as i32 - 20;
                 let b = a + 1 + (rng.next_u64() % 8) as i32;
-                let mut s = Search::<Othello>::new(&tt, &stop, u32::MAX);
+                let mut s = Search::<Othello>::new(&tt, &stop, split_min);
                 s.selective = Some(Selectivity { margin });
-                let v = s.search(p.board, a, b);
-                let what = format!("margin {margin} pass {pass} ({a}, {b}) {:?}", p.board);
+                let v = pool.install(|| s.search(p.board, a, b));
+                let what = format!(
+                    "margin {margin} pass {pass} ({a}, {b}) split from {split_min} {:?}",
+                    p.board
+                );
                 if s.guesses == 0 {
                     reference::check_fail_soft(v, score_of(p.board), a, b, &what);
                 }
