@@ -27,8 +27,8 @@ pub const NULL_WINDOW_STEPS: usize = 2;
 pub const SELECTIVE_MIN: u32 = 18;
 /// The margins (in discs) of the selective searches, in order: the first cuts most, each
 /// next one less, then the exact search. Each pass fills the table with the moves of the
-/// lines the next one needs, and its value is the next one's (and the exact aspiration's)
-/// guess. (FFO #40-#49, one thread, nodes of all passes, ProbCut from 13 empties: exact only,
+/// lines the next one needs (and exact bounds where a subtree took no guess), and its value
+/// is the next one's (and the exact aspiration's) guess. (FFO #40-#49, one thread, nodes of all passes, ProbCut from 13 empties: exact only,
 /// 881 M; 8, 507 M without the guess as aspiration centre; then with it: 12, 523 M; 8 then 12,
 /// 490 M; 6/10/14, 497 M; 8/12/16, 485 M; 4/8/12, 481 M; 16, 574 M. With ProbCut from 12
 /// empties and 2-ply tests below 22: 8 then 12, 467 M; 4/8/12, 463 M.) The passes 16 and 20
