@@ -98,6 +98,9 @@ def test_bad_arguments():
         osolve.Position.from_bitboards(1 << 27 | 1 << 36, 1 << 28 | 1 << 35, rules="reversi", supplies=(5, 5))
     with pytest.raises(ValueError, match="hash_mb"):
         osolve.Solver(hash_mb=0)
+    # Beyond the machine's memory: an error, not an aborted interpreter.
+    with pytest.raises(ValueError, match=r"hash_mb: expected at most \d+ MiB"):
+        osolve.Solver(hash_mb=10**9)
     solver = osolve.Solver(threads=1, hash_mb=16)
     with pytest.raises(ValueError, match="time_limit"):
         solver.solve(osolve.Position(FFO1), time_limit=-1)

@@ -53,16 +53,8 @@ pub fn parse_threads(text: &str) -> Result<u16, String> {
 /// A table size in MiB: at least 1, at most 65536 and at most the machine's memory when it is
 /// known (a table larger than memory would be killed once it fills).
 fn parse_hash_mb(text: &str) -> Result<u32, String> {
-    let most = memory_mib().map_or(65536, |m| m.min(65536));
+    let most = osolve::search::max_hash_mb() as u64;
     whole_number(text, 1..=most, "a table size in MiB").map(|n| n as u32)
-}
-
-/// The machine's memory in MiB, where the system tells it (`/proc/meminfo` on Linux).
-fn memory_mib() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
 }
 
 /// A whole number of at least 0 (counts, seeds, plies).

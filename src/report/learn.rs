@@ -12,12 +12,13 @@ use crate::units::{format_count, format_seconds, per_second};
 pub fn gen_summary(stats: &GenStats, threads: usize) -> String {
     let seconds = stats.elapsed.as_secs_f64();
     let mut out = format!(
-        "generated {} positions from {} games ({} symmetric duplicates dropped) in {} with {} threads: {:.1} positions/s, {} nodes\n",
+        "generated {} positions from {} games ({} symmetric duplicates dropped) in {} with {} thread{}: {:.1} positions/s, {} nodes\n",
         format_count(stats.positions),
         format_count(stats.games),
         format_count(stats.duplicates),
         format_seconds(seconds),
         threads,
+        plural(threads),
         per_second(stats.positions, stats.elapsed),
         format_count(stats.nodes),
     );
@@ -153,7 +154,12 @@ mod tests {
             ),
             "{text}"
         );
-        assert!(text.contains("5.0 positions/s"), "{text}");
+        assert!(
+            text.contains(" in 2.00 s with 2 threads: 5.0 positions/s"),
+            "{text}"
+        );
+        let one = gen_summary(&stats, 1);
+        assert!(one.contains(" with 1 thread: 5.0 positions/s"), "{one}");
         assert!(text.contains("     12          4"), "{text}");
         assert!(text.trim_end().ends_with("2.000"), "{text}");
         assert!(!text.contains("\n     13"), "{text}");
