@@ -207,7 +207,7 @@ impl Solver {
         if hash_mb == 0 {
             return Err(PyValueError::new_err("hash_mb: expected at least 1 MiB"));
         }
-        let most = osolve::search::max_hash_mb();
+        let most = osolve::huge_pages::max_hash_mb();
         if hash_mb > most {
             return Err(PyValueError::new_err(format!(
                 "hash_mb: expected at most {most} MiB (65536, and the machine's memory)"

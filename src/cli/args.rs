@@ -53,7 +53,7 @@ pub fn parse_threads(text: &str) -> Result<u16, String> {
 /// A table size in MiB: at least 1, at most 65536 and at most the machine's memory when it is
 /// known (a table larger than memory would be killed once it fills).
 fn parse_hash_mb(text: &str) -> Result<u32, String> {
-    let most = osolve::search::max_hash_mb() as u64;
+    let most = osolve::huge_pages::max_hash_mb() as u64;
     whole_number(text, 1..=most, "a table size in MiB").map(|n| n as u32)
 }
 

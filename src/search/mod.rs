@@ -88,20 +88,6 @@ pub enum SearchError {
     },
 }
 
-/// The largest table size in MiB a caller should ask for: 65536, and at most the machine's
-/// memory where the system tells it (`/proc/meminfo` on Linux): a larger table would fail to
-/// allocate (which aborts the process) or be killed once it fills.
-pub fn max_hash_mb() -> usize {
-    let memory = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|info| {
-            let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kib / 1024)
-        });
-    memory.map_or(65536, |m| m.min(65536)) as usize
-}
-
 /// The threads a `threads` option stands for: itself, or one per core when it is 0.
 pub fn thread_count(threads: usize) -> usize {
     if threads == 0 {
