@@ -131,7 +131,7 @@ fn tables(c: &mut Criterion) {
         group.throughput(Throughput::Elements(threads as u64));
 
         // The DashMap table of the deep search, filled with every board first so probes hit.
-        let deep = TranspositionTable::new(64);
+        let deep = TranspositionTable::new(64).expect("a small table");
         for (board, hash) in sets.iter().flatten() {
             deep.store(board, *hash, 20, 0, 1, 4, 12, EXACT);
         }
@@ -154,7 +154,7 @@ fn tables(c: &mut Criterion) {
         });
 
         // The lock-free table just above the shallow search.
-        let near = NearTable::new(8 << 20);
+        let near = NearTable::new(8 << 20).expect("a small table");
         for (board, hash) in sets.iter().flatten() {
             near.store(board, *hash, 0, 1, 4, 12);
         }

@@ -210,35 +210,52 @@ unsafe impl std::alloc::GlobalAlloc for HugePageAlloc {
 #[derive(Debug, Default)]
 pub struct CacheLine(pub [std::sync::atomic::AtomicU64; 8]);
 
+/// The memory the system refused: the error of [`zeroed_cache_lines`] (a limit such as
+/// `ulimit -v`, or a size beyond the address space), so that a table too large is an error its
+/// caller reports, not an abort of the process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("out of memory")]
+pub struct OutOfMemory {
+    /// Bytes asked for (`usize::MAX` where their number overflows).
+    pub bytes: usize,
+}
+
 /// `n` zeroed cache lines from the global allocator, which gives a zeroed block untouched
 /// (so memory is taken only where a search writes, and a large `--hash-mb` costs nothing
-/// before it is used), where building them one by one would write every line. Its portable
-/// twin is `(0..n).map(|_| CacheLine::default()).collect()`, which the tests compare it with.
-pub fn zeroed_cache_lines(n: usize) -> Box<[CacheLine]> {
+/// before it is used), where building them one by one would write every line; `Err` when the
+/// allocator refuses the block. Its portable twin is
+/// `(0..n).map(|_| CacheLine::default()).collect()`, which the tests compare it with.
+pub fn zeroed_cache_lines(n: usize) -> Result<Box<[CacheLine]>, OutOfMemory> {
     let layout = match std::alloc::Layout::array::<CacheLine>(n) {
         Ok(layout) if layout.size() > 0 => layout,
-        Ok(_) => return Box::default(),
-        Err(_) => panic!("{n} cache lines do not fit in the address space"),
+        Ok(_) => return Ok(Box::default()),
+        Err(_) => {
+            return Err(OutOfMemory {
+                bytes: n.saturating_mul(std::mem::size_of::<CacheLine>()),
+            })
+        }
     };
     // SAFETY: `layout` has a non-zero size (checked above).
     let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
     if ptr.is_null() {
-        std::alloc::handle_alloc_error(layout);
+        return Err(OutOfMemory {
+            bytes: layout.size(),
+        });
     }
     // SAFETY: `ptr` is a fresh zeroed block of exactly `Layout::array::<CacheLine>(n)`, the
     // layout a `Box<[CacheLine]>` of `n` lines frees with; all-zero bytes are a valid
     // `CacheLine` (eight `AtomicU64`s of 0); nothing else points into the block.
-    unsafe {
+    Ok(unsafe {
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(
             ptr.cast::<CacheLine>(),
             n,
         ))
-    }
+    })
 }
 
 /// The largest table size in MiB a caller should ask for: 65536, and at most the machine's
 /// memory where the system tells it (`/proc/meminfo` on Linux): a larger table would fail to
-/// allocate (which aborts the process) or be killed once it fills.
+/// allocate ([`OutOfMemory`]) or be killed once it fills.
 pub fn max_hash_mb() -> usize {
     let memory = std::fs::read_to_string("/proc/meminfo")
         .ok()
@@ -282,7 +299,7 @@ mod tests {
     fn zeroed_cache_lines_are_the_portable_ones_aligned() {
         use std::sync::atomic::Ordering;
         for n in [0usize, 1, 3, 1000, (HUGE_MIN / 64) + 5] {
-            let fast = zeroed_cache_lines(n);
+            let fast = zeroed_cache_lines(n).expect("a few lines");
             let portable: Box<[CacheLine]> = (0..n).map(|_| CacheLine::default()).collect();
             assert_eq!(fast.len(), portable.len());
             let words = |lines: &[CacheLine]| -> Vec<u64> {
@@ -297,6 +314,29 @@ mod tests {
                 last.0[7].store(u64::MAX, Ordering::Relaxed);
                 assert_eq!(last.0[7].load(Ordering::Relaxed), u64::MAX);
             }
+        }
+    }
+
+    #[test]
+    fn lines_the_system_cannot_give_are_an_error() {
+        // Half the address space: a valid layout, which no allocator gives.
+        let half = usize::MAX / 2 / std::mem::size_of::<CacheLine>();
+        let refused = zeroed_cache_lines(half).unwrap_err();
+        assert_eq!(refused, OutOfMemory { bytes: half * 64 });
+        assert_eq!(refused.to_string(), "out of memory");
+        // More bytes than a size can count: no layout at all.
+        let overflow = zeroed_cache_lines(usize::MAX).unwrap_err();
+        assert_eq!(overflow.bytes, usize::MAX);
+        // The allocator of the binary says so with a null block (which `zeroed_cache_lines`
+        // turns into the error), for a block beyond the address space.
+        let layout = Layout::from_size_align(1 << 62, 64).unwrap();
+        // SAFETY: a non-zero size; a block that came back would be freed with its layout.
+        unsafe {
+            let block = HugePageAlloc.alloc_zeroed(layout);
+            if !block.is_null() {
+                HugePageAlloc.dealloc(block, layout);
+            }
+            assert!(block.is_null(), "4 EiB were mapped");
         }
     }
 

@@ -1,6 +1,7 @@
 //! End-to-end tests of what a user types wrong or expects: a negative number for a numeric
 //! flag, an enumerated value outside its list, an unknown flag or subcommand and a missing
-//! argument are one line each (exit 2); a full output device is named; `-o -` is
+//! argument are one line each (exit 2); so is a table larger than the memory a limit allows,
+//! for every command that makes one; a full output device is named; `-o -` is
 //! standard output; a WThor or GGF file given to `solve` points at `games`; a board with no
 //! discs cannot occur; `show --svg` of several positions needs a directory and numbers its
 //! pictures so they sort; `train` fails when no weight set could be fitted; `gen
@@ -9,7 +10,7 @@
 use std::fs;
 
 mod common;
-use common::{root, run_in, temp_dir};
+use common::{binary, finished, root, run_in, temp_dir};
 
 /// FFO #1 (14 empties) with its published scores.
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
@@ -108,6 +109,87 @@ fn a_full_output_device_is_named() {
         stderr.starts_with("osolve: cannot write /dev/full: No space left on device"),
         "{stderr}"
     );
+}
+
+/// Runs `osolve ARGS` in `dir` with at most `kib` KiB of address space (`ulimit -v`, through
+/// `sh`) and `input` on its standard input: exit code, standard output, standard error.
+#[cfg(target_os = "linux")]
+fn run_limited(
+    dir: &std::path::Path,
+    kib: u64,
+    args: &[&str],
+    input: &str,
+) -> (i32, String, String) {
+    let mut command = assert_cmd::Command::new("sh");
+    command
+        .current_dir(dir)
+        .arg("-c")
+        .arg(r#"ulimit -v "$0" && exec "$@""#)
+        .arg(kib.to_string())
+        .arg(binary())
+        .args(args)
+        .write_stdin(input.to_string());
+    finished(&mut command)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_table_larger_than_the_memory_allowed_is_one_line() {
+    // 400 MB of address space: ample for any command with a 16 MiB table (it needs under
+    // 100 MB), too little for a 1024 MiB one.
+    const KIB: u64 = 400_000;
+    if osolve::huge_pages::max_hash_mb() < 1024 {
+        eprintln!("skipped: --hash-mb 1024 is more than this machine's memory");
+        return;
+    }
+    let dir = temp_dir();
+    fs::write(dir.path().join("one.obf"), format!("{FFO_1}\n")).unwrap();
+    let sample = root().join("tests/data/games/sample.txt");
+    let sample = sample.to_str().unwrap();
+    let commands: &[(&[&str], &str)] = &[
+        (&["solve", "-q", "-p", FFO_1], ""),
+        (&["analyze", "one.obf", "-q"], ""),
+        (&["games", sample, "--empties", "12", "-q"], ""),
+        (&["show", "-p", FFO_1, "--analyze", "--ascii"], ""),
+        (&["bench", "--suite", "ffo1-19"], ""),
+        (
+            &[
+                "gen",
+                "--positions",
+                "1",
+                "--empties",
+                "12-12",
+                "-o",
+                "gen.obf",
+            ],
+            "",
+        ),
+        (&["gtp"], "quit\n"),
+        (&["nboard"], "quit\n"),
+    ];
+    let too_large = "cannot allocate the 1024 MiB transposition table: out of memory; use a \
+                     smaller --hash-mb";
+    for &(base, input) in commands {
+        let with = |hash: &'static str| [base, &["--threads", "1", "--hash-mb", hash]].concat();
+        // A table that fits: the limit leaves the command room to run.
+        let (code, _, stderr) = run_limited(dir.path(), KIB, &with("16"), input);
+        assert_eq!(code, 0, "{:?}: {stderr}", with("16"));
+        // One that does not: one line and exit code 2, not an abort.
+        let (code, stdout, stderr) = run_limited(dir.path(), KIB, &with("1024"), input);
+        let context = if base[0] == "bench" {
+            "cannot build the solver: "
+        } else {
+            ""
+        };
+        assert_eq!(code, 2, "{:?}: {stderr}", with("1024"));
+        assert_eq!(
+            stderr,
+            format!("osolve: {context}{too_large}\n"),
+            "{:?}",
+            with("1024")
+        );
+        assert_eq!(stdout, "", "{:?}", with("1024"));
+    }
 }
 
 #[test]

@@ -3,8 +3,8 @@
 
 use osolve::games::GameError as LibGameError;
 use osolve::notation::ParseError as LibParseError;
-use osolve::search::TooManyEmpties;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use osolve::search::{SearchError, TooManyEmpties};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::IntoPyObjectExt;
 
@@ -95,6 +95,17 @@ pub fn too_many_empties(py: Python<'_>, refusal: &TooManyEmpties) -> PyErr {
     );
     let attributes = [("empties", any(py, refusal.empties))];
     with_attributes(py, TooManyEmptiesError::new_err(message), &attributes)
+}
+
+/// The exception of a solver that could not be built: MemoryError when the system refused
+/// its table's memory (saying what to change), RuntimeError when its threads could not start.
+pub fn search_error(error: &SearchError) -> PyErr {
+    match error {
+        SearchError::Memory { source, .. } => {
+            PyMemoryError::new_err(format!("{error}: {source}; use a smaller hash_mb"))
+        }
+        SearchError::Threads { .. } => PyRuntimeError::new_err(error.to_string()),
+    }
 }
 
 /// Registers the exceptions in the module.

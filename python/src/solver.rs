@@ -19,7 +19,7 @@ use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedAr
 use osolve::board::rules::Scoring;
 use osolve::board::Position as LibPosition;
 use osolve::board::{Color, Square};
-use osolve::drivers::batch::{Options as BatchOptions, Solvers};
+use osolve::drivers::batch::{BatchError, Options as BatchOptions, Solvers};
 use osolve::drivers::solve::{solve_all_on, SolveSink, Solved};
 use osolve::search::{
     BestMove, Limits, MoveScore, Progress as LibProgress, ProgressFn, Solution as LibSolution,
@@ -29,7 +29,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{too_many_empties, LimitReached};
+use crate::errors::{search_error, too_many_empties, LimitReached};
 use crate::position::{line_svg, move_name, Position};
 
 /// Positions with at most this many empties are solved on the calling thread, holding the GIL:
@@ -164,7 +164,8 @@ fn wait<T: Send>(
 /// An exact endgame solver with a transposition table that lives across calls.
 ///
 /// ``threads`` search threads (0: one per core) and a table of ``hash_mb`` MiB; with
-/// ``wld=True`` it proves only win/draw/loss (scores 1, 0, -1), faster.
+/// ``wld=True`` it proves only win/draw/loss (scores 1, 0, -1), faster. MemoryError when the
+/// system refuses the table's memory (a limit such as ``ulimit -v``).
 #[pyclass(module = "osolve", frozen)]
 pub struct Solver {
     engine: Mutex<Engine>,
@@ -228,7 +229,7 @@ impl Solver {
                 }
             })),
         })
-        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        .map_err(|e| search_error(&e))?;
         let threads = big.threads();
         Ok(Solver {
             engine: Mutex::new(Engine {
@@ -718,6 +719,7 @@ fn solve_batch(
         let ended = py.detach(move || run.join());
         match (failure, ended) {
             (Some(error), _) => Err(error),
+            (None, Ok(Err(BatchError::Search(error)))) => Err(search_error(&error)),
             (None, Ok(Err(error))) => Err(PyRuntimeError::new_err(error.to_string())),
             (None, Ok(Ok(_))) if done == total => Ok(()),
             (None, _) => Err(PyRuntimeError::new_err("a search thread failed")),

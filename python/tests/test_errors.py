@@ -1,5 +1,8 @@
 """Every error path: the library's messages as Python exceptions, with their places."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -153,3 +156,45 @@ def test_progress_callback_errors_stop_the_batch():
     with pytest.raises(ZeroDivisionError, match="from the callback"):
         solver.solve_many(positions, progress=boom)
     assert solver.solve(osolve.Position(FFO1)).score == 18
+
+
+# Under `ulimit -v 1000000` (about 976 MiB of address space; the interpreter with the package
+# takes some 20 MiB): a 2048 MiB table is refused, a 16 MiB one is made after it; a 600 MiB
+# Solver (about 512 MiB of tables) is made, but the two workers of its first solve_many
+# (300 MiB each) are refused, and the Solver goes on solving.
+MEMORY_SCRIPT = f"""
+import osolve
+position = osolve.Position("{FFO1}")
+try:
+    osolve.Solver(threads=1, hash_mb=2048)
+except MemoryError as error:
+    print(error)
+print(osolve.Solver(threads=1, hash_mb=16).solve(position).score)
+solver = osolve.Solver(threads=2, hash_mb=600)
+try:
+    solver.solve_many([position] * 4)
+except MemoryError as error:
+    print(error)
+print(solver.solve(position).score)
+"""
+
+
+def memory_mib():
+    """The machine's memory in MiB (0 where /proc/meminfo does not say)."""
+    try:
+        with open("/proc/meminfo") as info:
+            return next(int(line.split()[1]) // 1024 for line in info if line.startswith("MemTotal:"))
+    except (OSError, StopIteration):
+        return 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v is Linux's")
+@pytest.mark.skipif(memory_mib() < 2048, reason="hash_mb=2048 is more than this machine's memory")
+def test_a_table_the_memory_limit_refuses_is_a_memory_error():
+    script = 'ulimit -v 1000000 && exec "$0" -c "$1"'
+    result = subprocess.run(
+        ["sh", "-c", script, sys.executable, MEMORY_SCRIPT], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    refused = "cannot allocate the {} MiB transposition table: out of memory; use a smaller hash_mb"
+    assert result.stdout.splitlines() == [refused.format(2048), "18", refused.format(600), "18"]

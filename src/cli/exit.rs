@@ -1,11 +1,12 @@
 //! How the command ends: the exit codes every subcommand returns, a failed write of the output
-//! (a closed pipe is no error), and a command-line error of clap's turned into the one
-//! `osolve:` line the README promises. At the bottom of cli/: it knows clap's errors and
-//! nothing of the subcommands.
+//! (a closed pipe is no error), the one line of an error that ends a run, and a command-line
+//! error of clap's turned into the one `osolve:` line the README promises. At the bottom of
+//! cli/: it knows clap's errors and the allocator's, and nothing of the subcommands.
 
 use std::io;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
+use osolve::huge_pages::OutOfMemory;
 
 /// Exit code: everything done and correct.
 pub const EXIT_OK: i32 = 0;
@@ -26,6 +27,18 @@ pub fn write_failed(error: io::Error, context: &'static str, closed: i32) -> any
         return Ok(closed);
     }
     Err(anyhow::Error::new(error).context(context))
+}
+
+/// The one line of an error that ends a run (after `osolve: `): the error and its causes
+/// joined by `: `, and for memory the system refused (a table too large for a limit such as
+/// `ulimit -v`), what to change: every table a command makes is sized by its `--hash-mb`.
+pub fn error_line(error: &anyhow::Error) -> String {
+    let memory = error.chain().any(|cause| cause.is::<OutOfMemory>());
+    if memory {
+        format!("{error:#}; use a smaller --hash-mb")
+    } else {
+        format!("{error:#}")
+    }
 }
 
 /// Reports a command-line error: help and version as clap prints them; a bad value on one line

@@ -210,6 +210,8 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
             Ok(EXIT_INTERRUPTED)
         }
         Err(GenError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(EXIT_OK),
+        // The solvers' threads or tables: nothing to do with the output file.
+        Err(GenError::Search(e)) => Err(e.into()),
         Err(e) => Err(anyhow::Error::new(e).context(output_name)),
     }
 }

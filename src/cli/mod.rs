@@ -27,7 +27,7 @@ mod train;
 mod variant;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use exit::{usage_error, EXIT_BAD_INPUT};
+use exit::{error_line, usage_error, EXIT_BAD_INPUT};
 
 #[derive(Parser)]
 #[command(
@@ -103,7 +103,7 @@ pub fn run() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("osolve: {e:#}");
+            eprintln!("osolve: {}", error_line(&e));
             EXIT_BAD_INPUT
         }
     }

@@ -392,12 +392,15 @@ impl Solvers {
         let threads = crate::search::thread_count(options.threads);
         let mut workers = Vec::with_capacity(threads);
         for _ in 0..threads {
-            workers.push(Solvers::solver(
-                options,
-                1,
-                options.hash_mb / threads,
-                None,
-            )?);
+            let worker = Solvers::solver(options, 1, options.hash_mb / threads, None);
+            // The workers share out the table the options ask for: the size refused is that.
+            workers.push(worker.map_err(|error| match error {
+                SearchError::Memory { source, .. } => SearchError::Memory {
+                    megabytes: options.hash_mb,
+                    source,
+                },
+                other => other,
+            })?);
         }
         self.workers = workers;
         Ok(())

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use crate::board::{legal_moves, Bits, Board, Square, CORNERS, MAX_MOVES};
 use crate::eval::{evaluate_mobility, Weights, SCALE};
+use crate::huge_pages::OutOfMemory;
 use crate::search::StopHandle;
 
 /// Above every value the search returns (scores are within ±64 discs, in 1/SCALE discs).
@@ -55,16 +56,37 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of about `megabytes` MiB (at least 4096 entries).
+    /// A table of about `megabytes` MiB (at least 4096 entries), for a small size fixed by the
+    /// caller: like any allocation it aborts where the memory runs out (see [`Table::try_new`]).
     pub fn new(megabytes: usize) -> Table {
+        let entries = Table::entries(megabytes);
+        Table {
+            slots: vec![Entry::default(); entries],
+            mask: entries - 1,
+        }
+    }
+
+    /// [`Table::new`] for a size the user chose: `Err` when the system refuses the memory.
+    pub fn try_new(megabytes: usize) -> Result<Table, OutOfMemory> {
+        let entries = Table::entries(megabytes);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(entries).map_err(|_| OutOfMemory {
+            bytes: entries.saturating_mul(std::mem::size_of::<Entry>()),
+        })?;
+        slots.resize(entries, Entry::default());
+        Ok(Table {
+            slots,
+            mask: entries - 1,
+        })
+    }
+
+    /// Entries of a table of about `megabytes` MiB: a power of two, at least 4096.
+    fn entries(megabytes: usize) -> usize {
         let entries = (megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Entry>())
             .max(4096)
             .next_power_of_two()
             / 2;
-        Table {
-            slots: vec![Entry::default(); entries.max(4096)],
-            mask: entries.max(4096) - 1,
-        }
+        entries.max(4096)
     }
 
     /// Forgets every entry (a new game).

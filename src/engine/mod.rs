@@ -294,7 +294,8 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// An engine at the start position.
+    /// An engine at the start position; `Err` when the solvers' threads cannot start or the
+    /// system refuses the memory of a table ([`SearchError::Memory`]).
     pub fn new(options: EngineOptions) -> Result<Engine, SearchError> {
         let progress = LatestProgress::new();
         let solver = Solver::new(SolveOptions {
@@ -307,9 +308,12 @@ impl Engine {
             progress: Some(progress.callback()),
             ..solver_options(&options)
         })?;
+        let megabytes = (options.hash_mb / 4).max(1);
+        let table = midgame::Table::try_new(megabytes)
+            .map_err(|source| SearchError::Memory { megabytes, source })?;
         Ok(Engine {
             wld_solver,
-            table: midgame::Table::new((options.hash_mb / 4).max(1)),
+            table,
             weights: Cow::Borrowed(builtin()),
             solver,
             stop: Arc::new(AtomicBool::new(false)),

@@ -680,7 +680,7 @@ mod tests {
         // say "missing" while the table holds an entry, carry any move, or be absent: the
         // score must stay exact whatever valid bounds it carries.
         let mut rng = Rng(1717);
-        let tt = Tables::new(4);
+        let tt = Tables::new(4).unwrap();
         let stop = Cancel::root();
         let mut hinted = 0;
         for i in 0..120 {
@@ -735,7 +735,7 @@ mod tests {
         // Every score is within -64..=64: a window above 64 fails low with 64 and one below
         // -64 fails high with -64 without a search, and both stay true bounds.
         let mut rng = Rng(6464);
-        let tt = Tables::new(4);
+        let tt = Tables::new(4).unwrap();
         let stop = Cancel::root();
         for i in 0..40 {
             let empties = TT_MIN + (i % 4);

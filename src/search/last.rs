@@ -866,7 +866,7 @@ mod tests {
     /// Every kernel from 1 to `SHALLOW_MAX` empties, under the scoring `S`, gives the exact
     /// score with the full window and a correct fail-soft bound with narrow ones.
     fn kernels_match_minimax<S: Score>(seed: u64, count: usize) {
-        let tables = Tables::new(1);
+        let tables = Tables::new(1).unwrap();
         let stop = Cancel::root();
         let mut search = Search::<OthelloRules<S>>::new(&tables, &stop, u32::MAX);
         let mut rng = Rng(seed);

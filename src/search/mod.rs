@@ -27,6 +27,7 @@ pub mod tt;
 use crate::board::rules::{GameRules, Official, Othello, OthelloRules, Raw, ReversiRules};
 use crate::board::rules::{Rules, Scoring};
 use crate::board::{Bits, Position, Square};
+use crate::huge_pages::OutOfMemory;
 use limit::Budget;
 pub use limit::Limits;
 use node::Cancel;
@@ -85,6 +86,17 @@ pub enum SearchError {
         threads: usize,
         /// What the system said.
         reason: String,
+    },
+    /// The system refused the memory of the transposition table (a limit such as `ulimit -v`,
+    /// or less memory than the table needs): its cause, [`OutOfMemory`], says "out of memory"
+    /// after the message, which front ends follow with what to change (a smaller table).
+    #[error("cannot allocate the {megabytes} MiB transposition table")]
+    Memory {
+        /// The table's size asked for, in MiB.
+        megabytes: usize,
+        /// The allocator's refusal.
+        #[source]
+        source: OutOfMemory,
     },
 }
 
@@ -199,12 +211,19 @@ macro_rules! by_rules {
 }
 
 impl Solver {
-    /// A solver with these options.
+    /// A solver with these options; `Err` when its threads cannot start or the system refuses
+    /// the memory of its table ([`SearchError::Memory`]).
     pub fn new(options: SolveOptions) -> Result<Solver, SearchError> {
         let (pool, threads) = thread_pool(options.threads)?;
         stability::init();
+        let tt = Tables::for_threads(options.hash_mb, threads).map_err(|source| {
+            SearchError::Memory {
+                megabytes: options.hash_mb,
+                source,
+            }
+        })?;
         Ok(Solver {
-            tt: Tables::for_threads(options.hash_mb, threads),
+            tt,
             pool,
             threads,
             limits: Limits::NONE,

@@ -368,7 +368,7 @@ mod tests {
         use super::super::node::Cancel;
         use super::super::tt::Tables;
         use crate::board::rules::{Official, OthelloRules};
-        let tables = Tables::new(1);
+        let tables = Tables::new(1).unwrap();
         let stop = Cancel::root();
         let mut search = Search::<OthelloRules<Official>>::new(&tables, &stop, u32::MAX);
         let weights = search.weights;

@@ -61,7 +61,7 @@ fn equals_minimax_at_ten_empties() {
 fn windows_agree_with_exact_score() {
     // Fail-soft bounds must be on the right side of the exact score for every window.
     let mut rng = Rng(5150);
-    let tt = tt::Tables::new(4);
+    let tt = tt::Tables::new(4).unwrap();
     let stop = Cancel::root();
     for _ in 0..300 {
         let e = 7 + (rng.next_u64() % 8) as u32;
@@ -256,7 +256,7 @@ fn a_stopped_solver_says_so() {
 fn last_empty_with_no_move_for_anyone_goes_to_the_majority() {
     // a1 is the last empty square and neither side can play it: the layer for one empty
     // square must give it to whoever has more discs.
-    let tt = tt::Tables::new(1);
+    let tt = tt::Tables::new(1).unwrap();
     let stop = Cancel::root();
     let mut rng = Rng(9);
     let mut seen = 0;
@@ -433,12 +433,12 @@ fn aggressive_selective_searches_never_change_a_score() {
     // table; the exact search on the same table must still find the exact score (it takes only
     // their moves), under every window.
     let mut rng = Rng(8128);
-    let tt = tt::Tables::new(8);
+    let tt = tt::Tables::new(8).unwrap();
     let stop = Cancel::root();
     for i in 0..60 {
         let e = thresholds::PROBCUT_MIN + 1 + (i % 4) as u32;
         let p = random_position(&mut rng, e);
-        let plain = tt::Tables::new(8);
+        let plain = tt::Tables::new(8).unwrap();
         let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(p.board, -64, 64);
         tt.clear();
         for margin in [0, 2, 5] {
@@ -464,8 +464,8 @@ fn a_selective_search_marks_an_entry_exact_only_where_it_took_no_guess() {
     // twice over one table (the second meets the first one's entries). Every entry of the
     // position, its children and grandchildren marked exact must hold the score.
     let mut rng = Rng(3131);
-    let tt = tt::Tables::new(8);
-    let plain = tt::Tables::new(8);
+    let tt = tt::Tables::new(8).unwrap();
+    let plain = tt::Tables::new(8).unwrap();
     let stop = Cancel::root();
     let mut scores = std::collections::HashMap::new();
     let mut score_of = |board: Board| {
@@ -603,7 +603,7 @@ fn reversi_last_empties_agree_with_the_literal_rules_under_every_supply_and_wind
     let mut rng = Rng(5150);
     // One table per scoring: their keys are the same, their scores are not (the solver clears
     // its table when the rules change).
-    let (tt_official, tt_raw) = (tt::Tables::new(4), tt::Tables::new(4));
+    let (tt_official, tt_raw) = (tt::Tables::new(4).unwrap(), tt::Tables::new(4).unwrap());
     let mut checked = 0;
     // 1 to 9 empties: the dedicated solvers (balanced supplies, handing over at a pass at an
     // odd number of empties), `leaf`, and the deep search above them.
@@ -644,7 +644,7 @@ fn a_guess_near_the_end_goes_through_every_pass_and_stays_exact() {
         };
     }
     assert!(position.board.empties() >= SELECTIVE_MIN);
-    let plain = tt::Tables::new(8);
+    let plain = tt::Tables::new(8).unwrap();
     let stop = Cancel::root();
     let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(position.board, -64, 64);
     let passes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -670,7 +670,7 @@ fn failed_aspiration_probes_step_by_null_windows_and_stay_exact() {
     // is the plain full-window search's, and the best move keeps it.
     use std::sync::Mutex;
     let mut rng = Rng(4242);
-    let plain = tt::Tables::new(8);
+    let plain = tt::Tables::new(8).unwrap();
     let stop = Cancel::root();
     let (mut up, mut down, mut wide_after) = (0, 0, 0);
     for i in 0..30 {
@@ -737,7 +737,7 @@ fn a_race_for_the_first_root_proof_stays_exact_whoever_leads() {
     // race ends is seen.
     use crate::board::Bits;
     let mut rng = Rng(6174);
-    let plain = tt::Tables::new(8);
+    let plain = tt::Tables::new(8).unwrap();
     let stop = Cancel::root();
     let exact_of =
         |board: Board| Search::<Othello>::new(&plain, &stop, u32::MAX).search(board, -64, 64);

@@ -12,7 +12,7 @@
 //! over a large table would pay for zeroing all of it.
 
 use crate::board::Board;
-use crate::huge_pages::{zeroed_cache_lines, CacheLine};
+use crate::huge_pages::{zeroed_cache_lines, CacheLine, OutOfMemory};
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// What the table remembers about a board.
@@ -208,23 +208,26 @@ fn power_of_two_at_most(n: usize) -> usize {
 }
 
 impl TranspositionTable {
-    /// A table using at most about `megabytes` MiB (at least a few kilobytes).
-    pub fn new(megabytes: usize) -> TranspositionTable {
+    /// A table using at most about `megabytes` MiB (at least a few kilobytes); `Err` when the
+    /// system refuses the memory.
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, OutOfMemory> {
         TranspositionTable::with_shards(megabytes, DEFAULT_SHARDS)
     }
 
     /// A table of at most about `megabytes` MiB in `shards` shards (a power of two, 2 or
-    /// more; other values are rounded to one). Its memory is taken as searches first use it.
-    pub fn with_shards(megabytes: usize, shards: usize) -> TranspositionTable {
+    /// more; other values are rounded to one). Its memory is taken as searches first use it;
+    /// `Err` when the system refuses a shard (those made already are freed).
+    pub fn with_shards(megabytes: usize, shards: usize) -> Result<TranspositionTable, OutOfMemory> {
         let shards = shards.clamp(2, 1 << 12).next_power_of_two();
         let per_shard = shard_size(megabytes, shards);
         // An empty table is used up to the size of the default table's deep part (so that a
         // larger table changes nothing for small searches).
         let floor = shard_size(Tables::deep_megabytes(DEFAULT_MB), shards).min(per_shard);
         // Zeroed, so allocated untouched: no page is taken before it is used.
-        let shards: Box<[Box<[CacheLine]>]> =
-            (0..shards).map(|_| zeroed_cache_lines(per_shard)).collect();
-        TranspositionTable {
+        let shards: Box<[Box<[CacheLine]>]> = (0..shards)
+            .map(|_| zeroed_cache_lines(per_shard))
+            .collect::<Result<_, _>>()?;
+        Ok(TranspositionTable {
             shard_bits: shards.len().trailing_zeros(),
             shards,
             per_shard: per_shard as u64,
@@ -232,7 +235,7 @@ impl TranspositionTable {
             floor: floor as u64,
             generation: AtomicU8::new(1),
             written: AtomicBool::new(false),
-        }
+        })
     }
 
     /// Number of buckets (two entries each).
@@ -461,14 +464,14 @@ pub struct NearTable {
 
 impl NearTable {
     /// A table of about `bytes` bytes (rounded down to a power of two of lines), taken as it is
-    /// first used.
-    pub fn new(bytes: usize) -> NearTable {
+    /// first used; `Err` when the system refuses the memory.
+    pub fn new(bytes: usize) -> Result<NearTable, OutOfMemory> {
         let n = power_of_two_at_most((bytes / std::mem::size_of::<CacheLine>()).max(16));
-        NearTable {
-            lines: zeroed_cache_lines(n),
+        Ok(NearTable {
+            lines: zeroed_cache_lines(n)?,
             mask: n - 1,
             written: AtomicBool::new(false),
-        }
+        })
     }
 
     /// Starts loading the line of `hash` into the cache.
@@ -558,20 +561,22 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// Tables within about `megabytes` MiB in all: a quarter (at most 64 MiB) for the near table.
-    pub fn new(megabytes: usize) -> Tables {
+    /// Tables within about `megabytes` MiB in all: a quarter (at most 64 MiB) for the near
+    /// table. `Err` when the system refuses the memory (a limit such as `ulimit -v`): a table
+    /// too large is the caller's error to report, not an abort.
+    pub fn new(megabytes: usize) -> Result<Tables, OutOfMemory> {
         Tables::for_threads(megabytes, 1)
     }
 
     /// [`Tables::new`] with the deep table's shards fitted to `threads` search threads.
-    pub fn for_threads(megabytes: usize, threads: usize) -> Tables {
-        Tables {
+    pub fn for_threads(megabytes: usize, threads: usize) -> Result<Tables, OutOfMemory> {
+        Ok(Tables {
             deep: TranspositionTable::with_shards(
                 Tables::deep_megabytes(megabytes),
                 shards_for(threads),
-            ),
-            near: NearTable::new(Tables::near_bytes(megabytes)),
-        }
+            )?,
+            near: NearTable::new(Tables::near_bytes(megabytes))?,
+        })
     }
 
     /// Bytes of the near table of tables of `megabytes` MiB.
@@ -621,12 +626,12 @@ mod tests {
         // 2^18, of which 7/8 are used.
         assert_eq!(shard_size(256, 16), (1 << 18) / 8 * 7);
         // A near table of 3 MiB holds 2^15 lines of 64 bytes (3 MiB is 49,152 lines).
-        assert_eq!(NearTable::new(3 << 20).mask, (1 << 15) - 1);
+        assert_eq!(NearTable::new(3 << 20).unwrap().mask, (1 << 15) - 1);
     }
 
     #[test]
     fn stores_and_tightens_bounds() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let b = Board::start();
         let h = b.hash();
         assert!(tt.probe(&b, h).is_none());
@@ -640,7 +645,7 @@ mod tests {
 
     #[test]
     fn never_returns_another_boards_entry() {
-        let tt = TranspositionTable::new(0);
+        let tt = TranspositionTable::new(0).unwrap();
         let mut rng = crate::board::random::Rng(3);
         let mut boards = Vec::new();
         for _ in 0..100_000 {
@@ -663,7 +668,7 @@ mod tests {
 
     #[test]
     fn size_stays_bounded() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let mut rng = crate::board::random::Rng(4);
         for _ in 0..200_000 {
             let (p, o) = rng.board();
@@ -681,7 +686,7 @@ mod tests {
     fn every_bucket_has_its_own_slot() {
         // Each hash lands in the bucket its bits name, so storing one board per bucket fills
         // the table exactly, and a prefetch address is the bucket's address.
-        let tt = TranspositionTable::with_shards(1, 4);
+        let tt = TranspositionTable::with_shards(1, 4).unwrap();
         let per_shard = tt.per_shard;
         let b = Board::start();
         for shard in 0..4u64 {
@@ -760,7 +765,7 @@ mod tests {
 
     #[test]
     fn two_threads_writing_the_same_buckets_never_read_a_mixed_entry() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         two_threads_never_read_a_mixed_entry(
             |b, hash, score, best| tt.store(b, hash, 20, score - 1, score + 1, score, best, EXACT),
             |b, hash| {
@@ -769,7 +774,7 @@ mod tests {
                 Some((e.lower as i32, e.upper as i32, e.best))
             },
         );
-        let near = NearTable::new(1 << 16);
+        let near = NearTable::new(1 << 16).unwrap();
         two_threads_never_read_a_mixed_entry(
             |b, hash, score, best| near.store(b, hash, score - 1, score + 1, score, best),
             |b, hash| near.probe(b, hash),
@@ -797,8 +802,8 @@ mod tests {
         // A 1 GiB table behaves as the default one for a search of few empties: its boards
         // land in the same number of buckets, the first of each shard (the memory just below
         // the shard's control bytes), so the rest of the allocation is never touched.
-        let default = Tables::new(DEFAULT_MB).deep;
-        let large = Tables::new(1024).deep;
+        let default = Tables::new(DEFAULT_MB).unwrap().deep;
+        let large = Tables::new(1024).unwrap().deep;
         assert!(large.buckets() >= 4 * default.buckets());
         assert_eq!(default.active_buckets(), default.buckets());
         let check = |tt: &TranspositionTable, empties: u32, expected: u64| {
@@ -835,7 +840,7 @@ mod tests {
 
     #[test]
     fn touching_an_empty_table_leaves_it_empty_and_a_full_one_alone() {
-        let tables = Tables::new(64);
+        let tables = Tables::new(64).unwrap();
         let b = Board::start();
         tables.prepare(24);
         assert!(tables.deep.is_empty());
@@ -849,26 +854,55 @@ mod tests {
     fn shards_fit_the_threads() {
         let counts: Vec<usize> = [0, 1, 2, 3, 4, 8, 100].map(shards_for).to_vec();
         assert_eq!(counts, [16, 16, 16, 32, 32, 64, 1024]);
-        let tables = Tables::for_threads(16, 4);
+        let tables = Tables::for_threads(16, 4).unwrap();
         assert_eq!(tables.deep.shards.len(), 32);
     }
 
     #[test]
+    fn tables_the_system_cannot_give_are_an_error() {
+        // 4096 shards of 2^32 slots' worth (224 GiB each): more than the address space holds.
+        let per_shard = shard_size(usize::MAX, 1 << 12);
+        assert_eq!(per_shard, (1 << 32) / 8 * 7);
+        let refused = match Tables::for_threads(usize::MAX, 1024) {
+            Ok(_) => panic!("896 TiB of tables were allocated"),
+            Err(refused) => refused,
+        };
+        assert_eq!(
+            refused,
+            OutOfMemory {
+                bytes: per_shard * 64
+            }
+        );
+        // The near table alone, as large as a size can count: 2^57 lines, 2^63 bytes.
+        let refused = match NearTable::new(usize::MAX) {
+            Ok(_) => panic!("a near table of half the address space was allocated"),
+            Err(refused) => refused,
+        };
+        assert_eq!(refused.bytes, 1 << 63);
+    }
+
+    #[test]
     fn shards_and_buckets_come_from_separate_bits() {
-        let tt = TranspositionTable::with_shards(4, 16);
+        let tt = TranspositionTable::with_shards(4, 16).unwrap();
         assert_eq!(tt.shards.len(), 16);
         // Same low bits, different top bits: same slot, different shards.
         let (s1, b1) = tt.locate(0x1000_0000_DEAD_BEEF);
         let (s2, b2) = tt.locate(0xF000_0000_DEAD_BEEF);
         assert_eq!((s1, s2, b1), (1, 15, b2));
         // Shard counts are rounded to a power of two of at least 2.
-        assert_eq!(TranspositionTable::with_shards(1, 3).shards.len(), 4);
-        assert_eq!(TranspositionTable::with_shards(1, 1).shards.len(), 2);
+        assert_eq!(
+            TranspositionTable::with_shards(1, 3).unwrap().shards.len(),
+            4
+        );
+        assert_eq!(
+            TranspositionTable::with_shards(1, 1).unwrap().shards.len(),
+            2
+        );
     }
 
     #[test]
     fn near_table_keeps_bounds_and_rejects_other_boards() {
-        let near = NearTable::new(1 << 16);
+        let near = NearTable::new(1 << 16).unwrap();
         let b = Board::start();
         near.store(&b, 7, -10, 10, -30, 19);
         assert_eq!(near.probe(&b, 7), Some((-64, -30, 19)));
@@ -897,7 +931,7 @@ mod tests {
         assert_eq!(near.probe(&third, 7), None);
         // A cleared table keeps and replaces boards as a new one does: the boards stored
         // before the clear are forgotten, not taken for the board's own entry.
-        let fresh = NearTable::new(1 << 16);
+        let fresh = NearTable::new(1 << 16).unwrap();
         for table in [&near, &fresh] {
             table.store(&other, 7, 0, 1, 10, 1);
             table.store(&b, 7, 0, 1, 12, 2);
@@ -914,7 +948,7 @@ mod tests {
 
     #[test]
     fn exact_bounds_replace_selective_ones_and_never_the_reverse() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let b = Board::start();
         let h = b.hash();
         tt.store(&b, h, 60, -10, 10, 30, 19, 8); // a selective search's guess: lower 30
