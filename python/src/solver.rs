@@ -43,6 +43,9 @@ const POLL: Duration = Duration::from_millis(20);
 /// The least time between two calls of a `solve_many` progress callback.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
+/// The most search threads a Solver takes, as the CLI's `--threads`.
+const MAX_THREADS: usize = 1024;
+
 /// `best_moves` value of a position that must pass.
 pub const MOVE_PASS: i8 = -1;
 /// `best_moves` value of a finished game (no move).
@@ -163,9 +166,9 @@ fn wait<T: Send>(
 
 /// An exact endgame solver with a transposition table that lives across calls.
 ///
-/// ``threads`` search threads (0: one per core) and a table of ``hash_mb`` MiB; with
-/// ``wld=True`` it proves only win/draw/loss (scores 1, 0, -1), faster. MemoryError when the
-/// system refuses the table's memory (a limit such as ``ulimit -v``).
+/// ``threads`` search threads (0: one per core; at most 1024) and a table of ``hash_mb`` MiB;
+/// with ``wld=True`` it proves only win/draw/loss (scores 1, 0, -1), faster. MemoryError when
+/// the system refuses the table's memory (a limit such as ``ulimit -v``).
 #[pyclass(module = "osolve", frozen)]
 pub struct Solver {
     engine: Mutex<Engine>,
@@ -203,11 +206,23 @@ impl Solver {
 #[pymethods]
 impl Solver {
     #[new]
+    // Signed, so that a negative number is a ValueError saying what is expected rather than
+    // an OverflowError.
     #[pyo3(signature = (threads = 0, hash_mb = 256, *, wld = false))]
-    fn new(threads: usize, hash_mb: usize, wld: bool) -> PyResult<Solver> {
-        if hash_mb == 0 {
-            return Err(PyValueError::new_err("hash_mb: expected at least 1 MiB"));
-        }
+    fn new(threads: i64, hash_mb: i64, wld: bool) -> PyResult<Solver> {
+        let threads = match usize::try_from(threads) {
+            Ok(threads) if threads <= MAX_THREADS => threads,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "threads: expected a number of threads from 0 (one per core) to \
+                     {MAX_THREADS}, found {threads}"
+                )))
+            }
+        };
+        let hash_mb = match usize::try_from(hash_mb) {
+            Ok(hash_mb) if hash_mb > 0 => hash_mb,
+            _ => return Err(PyValueError::new_err("hash_mb: expected at least 1 MiB")),
+        };
         let most = osolve::huge_pages::max_hash_mb();
         if hash_mb > most {
             return Err(PyValueError::new_err(format!(

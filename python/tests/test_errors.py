@@ -119,6 +119,17 @@ def test_bad_arguments():
         solver.solve_many([osolve.Position(FFO1), FFO1])
 
 
+def test_threads_and_table_sizes_out_of_range_are_value_errors():
+    # -1 (all cores, elsewhere) was an OverflowError from the conversion to an unsigned size.
+    for threads in (-1, 1025):
+        expected = rf"^threads: expected a number of threads from 0 \(one per core\) to 1024, found {threads}$"
+        with pytest.raises(ValueError, match=expected):
+            osolve.Solver(threads=threads)
+    with pytest.raises(ValueError, match="^hash_mb: expected at least 1 MiB$"):
+        osolve.Solver(hash_mb=-1)
+    assert osolve.Solver(threads=1, hash_mb=1).threads == 1
+
+
 def test_too_many_empties_says_how_to_force():
     solver = osolve.Solver(threads=1, hash_mb=16)
     with pytest.raises(osolve.TooManyEmptiesError) as caught:
