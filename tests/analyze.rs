@@ -2,7 +2,8 @@
 //! every move's score equals a reference minimax, an interrupted run resumed equals an
 //! uninterrupted one byte for byte, shards merge back into the whole (by source, and through
 //! `scripts/shard.sh`), JSON lines and CSV read back to the numbers of OBF, and bad input lines
-//! and bad arguments are reported with the documented exit codes.
+//! and bad arguments are reported with the documented exit codes (a wrong score beside a bad
+//! line: 1).
 
 use std::collections::HashMap;
 use std::fs;
@@ -233,6 +234,39 @@ fn check_reports_every_wrong_score() {
     // With --best-only only the best score is compared: both lines are right about it.
     let output = analyze(&[file, "--check", "--best-only", "-q"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+#[test]
+fn a_wrong_score_beside_a_bad_line_exits_1() {
+    // Line 1: G8 scores +18, not +20; line 2 is not a board. Both are reported; the exit code
+    // is the check's (1 wins over 2), as README's table of exit codes says.
+    let dir = temp_dir();
+    let input = fs::read_to_string(FFO_1_19).unwrap();
+    let first = input.lines().next().unwrap().replace("G8:+18;", "G8:+20;");
+    let path = dir.path().join("wrong-and-bad.obf");
+    fs::write(&path, format!("{first}\nnot a board\n")).unwrap();
+    let file = path.to_str().unwrap();
+    let output = analyze(&[file, "--check", "--threads", "1", "--format", "obf"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{file}:1: G8: expected +20, found +18")),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("{file}:2:")), "{stderr}");
+    assert!(stderr.contains("skipped 1 bad line"), "{stderr}");
+    assert!(
+        stderr.contains("checked 1 position: 0 correct, 1 wrong"),
+        "{stderr}"
+    );
+    // Without the wrong score, the bad line alone gives 2.
+    fs::write(
+        &path,
+        format!("{}\nnot a board\n", input.lines().next().unwrap()),
+    )
+    .unwrap();
+    let output = analyze(&[file, "--check", "--threads", "1", "--format", "obf"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
 }
 
 #[test]

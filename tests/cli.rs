@@ -2,7 +2,8 @@
 //! positions, inline transcripts, forced passes and finished games, WLD, a principal variation
 //! replayed with the board engine, inputs in command-line order, every kind of bad input (a bad
 //! line, invalid UTF-8, a missing file, a directory) with its message and exit code, an
-//! interrupted run, and `perft`. Each test runs the real binary with assert_cmd and checks the
+//! interrupted run (130, also after a bad line, and for `analyze`, while more input is
+//! awaited), and `perft`. Each test runs the real binary with assert_cmd and checks the
 //! values it prints, not just that it ran.
 
 use std::time::Duration;
@@ -12,7 +13,7 @@ use osolve::notation::{format_board, parse_position};
 use serde_json::{json, Value};
 
 mod common;
-use common::{osolve, root, solver, sq, temp_dir, Background};
+use common::{osolve, root, solver, sq, temp_dir, Background, Interactive};
 
 /// FFO #1 (14 empties, black to move): G8 +18 is the only best move.
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
@@ -450,6 +451,26 @@ fn sigterm_stops_the_search_and_keeps_what_was_solved() {
     // What the stopped search had proven (nothing yet, 50 empties in) goes to standard error,
     // not among the answers.
     common::assert_stopped_unknown(&stopped.stderr, "<position 2>:1", "1 position solved");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_while_more_input_is_awaited_exits_130_after_a_bad_line() {
+    // A bad line (2), an answer, then SIGTERM while the command waits for more input and the
+    // end of the input: 130 wins, for `solve` as for `analyze`.
+    for command in ["solve", "analyze"] {
+        let args = [command, "-q", "--threads", "1", "--hash-mb", "16", "-"];
+        let mut running = Interactive::osolve(&args).with_watchdog(Duration::from_secs(60));
+        running.send("not a board");
+        running.send(FFO_1);
+        let answer = running.read_line();
+        assert!(answer.contains("18"), "{command}: {answer}");
+        common::send_signal(running.id(), "-TERM");
+        // The handler runs on a thread of its own: let it see the signal before the input ends.
+        std::thread::sleep(Duration::from_millis(300));
+        let status = running.wait();
+        assert_eq!(common::code(status), 130, "{command}");
+    }
 }
 
 #[cfg(unix)]

@@ -5,7 +5,7 @@
 //! work itself is its batch driver (`osolve::drivers::batch`).
 
 use super::args::SearchArgs;
-use super::exit::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use super::exit::{EXIT_INTERRUPTED, EXIT_OK};
 use super::interrupt::interrupt;
 use anyhow::{bail, Context};
 use clap::Args;
@@ -162,19 +162,11 @@ pub fn end_run<S>(
     Ok(Ok(summary))
 }
 
-/// The exit code of a run that went to the end: 130 when a signal came after the last item
-/// (everything is written all the same), else 1 when a check found something `wrong`, 2 when
-/// `bad` input was skipped, 0 otherwise.
+/// The exit code of a run that went to the end ([`super::exit::exit_code`]): 130 when a signal
+/// came after the last item (everything is written all the same), else 1 when a check found
+/// something `wrong`, 2 when `bad` input was skipped, 0 otherwise.
 pub fn exit_code(wrong: bool, bad: bool) -> i32 {
-    if interrupt().is_set() {
-        EXIT_INTERRUPTED
-    } else if wrong {
-        EXIT_WRONG
-    } else if bad {
-        EXIT_BAD_INPUT
-    } else {
-        EXIT_OK
-    }
+    super::exit::exit_code(interrupt().is_set(), wrong, bad)
 }
 
 /// The progress on standard error: a bar on a terminal, a plain line every few seconds

@@ -5,7 +5,7 @@
 //! and draws a progress bar on standard error when that is a terminal.
 
 use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
-use super::exit::{write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG};
+use super::exit::{exit_code, write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK};
 use super::inputs::check_readable;
 use super::interrupt::interrupt;
 use super::variant::VariantArgs;
@@ -184,13 +184,12 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     if let Err(e) = write(&text) {
         return write_failed(e, RESULTS_FAILED, EXIT_OK);
     }
-    Ok(if result.interrupted {
-        EXIT_INTERRUPTED
-    } else if result.all_correct() {
-        EXIT_OK
-    } else {
-        EXIT_WRONG
-    })
+    // A signal after the last position still counts.
+    Ok(exit_code(
+        result.interrupted || interrupt().is_set(),
+        !result.all_correct(),
+        false,
+    ))
 }
 
 fn parse_repeat(text: &str) -> Result<u32, String> {

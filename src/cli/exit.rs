@@ -17,6 +17,23 @@ pub const EXIT_BAD_INPUT: i32 = 2;
 /// Exit code: interrupted by Ctrl-C or SIGTERM, after printing what was finished.
 pub const EXIT_INTERRUPTED: i32 = 130;
 
+/// The exit code of a run that went to its end, from what happened in it. When several things
+/// did, the first of these wins, for every command: 130 when a signal came (even after the
+/// last item: the user asked to stop), 1 when a check found a wrong score (what the check is
+/// for: input skipped beside it does not make the score right), 2 when bad input was skipped
+/// or refused, else 0.
+pub fn exit_code(interrupted: bool, wrong: bool, bad: bool) -> i32 {
+    if interrupted {
+        EXIT_INTERRUPTED
+    } else if wrong {
+        EXIT_WRONG
+    } else if bad {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_OK
+    }
+}
+
 /// The context of a failed write to standard output.
 pub const STDOUT_FAILED: &str = "cannot write to standard output";
 

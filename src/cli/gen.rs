@@ -16,7 +16,7 @@ use osolve::learn::gen::{
 use osolve::report::learn::{exhausted_message, gen_interrupted, gen_line, gen_summary};
 
 use super::args::LimitArgs;
-use super::exit::{EXIT_INTERRUPTED, EXIT_OK};
+use super::exit::{exit_code, EXIT_INTERRUPTED, EXIT_OK};
 use super::interrupt::interrupt;
 use super::paths;
 
@@ -202,7 +202,8 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
                     exhausted_message(args.empties, EXHAUSTED_AFTER, written, asked, &output_name);
                 eprintln!("osolve: {message}");
             }
-            Ok(EXIT_OK)
+            // A signal after the last position still counts.
+            Ok(exit_code(interrupt.is_set(), false, false))
         }
         Err(GenError::Stopped(stats)) => {
             eprint!("{}", gen_summary(&stats, threads));

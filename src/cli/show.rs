@@ -24,7 +24,9 @@ use osolve::search::SolveOptions;
 
 use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
 use super::estimate::EstimateArgs;
-use super::exit::{write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, STDOUT_FAILED};
+use super::exit::{
+    exit_code, write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, STDOUT_FAILED,
+};
 use super::inputs::inline_name;
 use super::paths;
 use super::variant::{stdout_style, VariantArgs};
@@ -337,7 +339,12 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
             write_png(&target.path(k + 1, "png"), &picture)?;
         }
     }
-    Ok(if bad_input { EXIT_BAD_INPUT } else { EXIT_OK })
+    // A signal after the last picture counts as well.
+    if interrupt.is_set() {
+        eprintln!("{}", interrupted_line(items.len()));
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(exit_code(false, false, bad_input))
 }
 
 /// Every position of the inputs, files first, then the `-p` texts; bad lines are reported and

@@ -25,7 +25,9 @@ use osolve::search::{Solution, SolveError, SolveOptions, Solver, Unfinished};
 
 use super::args::{LimitArgs, SearchArgs, REFUSED_HINT};
 use super::estimate::EstimateArgs;
-use super::exit::{write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, STDOUT_FAILED};
+use super::exit::{
+    exit_code, write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, STDOUT_FAILED,
+};
 use super::inputs::{inline_name, open_input};
 use super::spinner::{Live, Spinner};
 use super::variant::{stdout_style, VariantArgs};
@@ -219,7 +221,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
             return write_failed(e, STDOUT_FAILED, closed);
         }
     };
-    if totals.interrupted {
+    // A signal after the last answer (while more input was awaited) counts as well.
+    if totals.interrupted || interrupt.is_set() {
         // What the stopped search had proven, then how many were finished.
         if let Some(stopped) = printer.stopped.take() {
             eprint!("{stopped}");
@@ -227,11 +230,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         eprintln!("{}", interrupted_line(totals.solved));
         return Ok(EXIT_INTERRUPTED);
     }
-    Ok(if printer.bad_input {
-        EXIT_BAD_INPUT
-    } else {
-        EXIT_OK
-    })
+    Ok(exit_code(false, false, printer.bad_input))
 }
 
 /// Prints each answer of the run as it comes, in the run's format; errors and refusals go to

@@ -175,6 +175,11 @@ impl Interactive {
         Interactive::start(&binary(), args)
     }
 
+    /// The program's process id (to send it a signal).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Kills the program if it still runs after `limit` (which then fails the test: its output
     /// ends early, and `wait` says so).
     pub fn with_watchdog(mut self, limit: Duration) -> Interactive {
