@@ -434,6 +434,78 @@ fn resume_completes_cut_json_lines_and_csv_outputs() {
     }
 }
 
+/// The bytes of `output` up to the end of its `positions`-th record in `format` (CSV: its
+/// header, then `positions` groups of rows) and, for CSV, the first row of the next one.
+fn first_records(output: &str, format: &str, positions: usize) -> (String, String) {
+    let mut lines = output.split_inclusive('\n');
+    let mut kept = String::new();
+    if format == "csv" {
+        kept.push_str(lines.next().unwrap());
+    }
+    let mut groups = 0;
+    let mut last_key = String::new();
+    for line in lines {
+        let key = line.split(',').take(2).collect::<Vec<_>>().join(",");
+        if format != "csv" || key != last_key {
+            groups += 1;
+            last_key = key;
+        }
+        if groups > positions {
+            return (kept, line.to_string());
+        }
+        kept.push_str(line);
+    }
+    panic!("fewer than {positions} positions in {output}")
+}
+
+#[test]
+fn a_resumed_output_counts_every_position_it_holds_whole_in_every_format() {
+    let dir = temp_dir();
+    for format in ["obf", "jsonl", "csv"] {
+        let whole = dir.path().join(format!("whole.{format}"));
+        let output = analyze(&[FFO_1_19, "-o", whole.to_str().unwrap(), "-q"]);
+        assert_eq!(output.status.code(), Some(0));
+        let whole = fs::read_to_string(&whole).unwrap();
+        // What an interrupted run leaves: 7 whole positions (FFO #7 has 6 rows in CSV).
+        let (seven, next_row) = first_records(&whole, format, 7);
+        let out = dir.path().join(format!("out.{format}"));
+        let out_name = out.to_str().unwrap();
+        fs::write(&out, &seven).unwrap();
+        let output = analyze(&[FFO_1_19, "-o", out_name, "--resume"]);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert!(
+            stderr.contains("analysed 12 positions, ")
+                && stderr.contains("\nresumed after 7 positions already in the output\n"),
+            "{format}: {stderr}"
+        );
+        let resumed = fs::read_to_string(&out).unwrap();
+        // The seven positions are kept as they were (their nodes and times too: not solved
+        // again), and the rest is what one run writes, each position once.
+        assert!(resumed.starts_with(&seven), "{format}: {resumed}");
+        assert_eq!(
+            without_measurements(&resumed),
+            without_measurements(&whole),
+            "{format}"
+        );
+        if format != "csv" {
+            continue;
+        }
+        // A position cut after its first row (as a kill -9 could leave it) is analysed again.
+        fs::write(&out, seven.clone() + &next_row).unwrap();
+        let output = analyze(&[FFO_1_19, "-o", out_name, "--resume"]);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert!(
+            stderr.contains("\nresumed after 7 positions already in the output\n"),
+            "{stderr}"
+        );
+        let resumed = fs::read_to_string(&out).unwrap();
+        assert!(resumed.starts_with(&seven), "{resumed}");
+        assert_eq!(without_measurements(&resumed), without_measurements(&whole));
+    }
+}
+
 #[test]
 fn resume_refuses_an_output_of_another_input() {
     let dir = temp_dir();

@@ -169,7 +169,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         &result_options,
         |reader, first_line| {
             let scores = args.check.then_some(&mut recorded);
-            report::written_from(format, reader, first_line, scores)
+            report::written_from(format, reader, first_line, variant.rules, scores)
         },
     )?;
     let driver = batch.options(shard, &output);

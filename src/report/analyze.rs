@@ -12,10 +12,13 @@ use serde::{Deserialize, Serialize};
 
 use super::batch::{self, csv_field, csv_fields, fingerprint, plural, RecordStyle, Written};
 use super::unfinished::{bounds_text, range_text};
+use crate::board::rules::{Rules, Variant};
 use crate::board::Square;
 pub use crate::drivers::analyze::Recorded;
 use crate::drivers::analyze::{Analysis, Checked, Mismatch, Summary};
-use crate::notation::{format_board, format_obf, format_obf_final, Parsed};
+use crate::notation::{
+    format_board, format_obf, format_obf_final, parse_text_with, Parsed, Source,
+};
 use crate::search::{Exactness, MoveScore, FEASIBLE_EMPTIES};
 use crate::units::{format_count, format_mnps, format_seconds, milliseconds};
 
@@ -343,12 +346,49 @@ pub fn input_item(parsed: &Parsed) -> String {
     format!("{}: {}", parsed.source, format_board(&parsed.position))
 }
 
-/// Reads back, as a stream, the positions an output in `format` already holds. A last line
-/// without its newline is not counted (it was cut short); with CSV, whose positions take
-/// several rows, the last position is not counted either (its rows may be incomplete). An
-/// error says which line is not a record of this format, or what could not be read.
+/// Reads back, as a stream, the positions an output in `format` already holds, written under
+/// Othello rules (see [`written_from`]). A last line without its newline is not counted (it
+/// was cut short); with CSV, whose positions take several rows, the last position is counted
+/// only when its rows show it whole (see [`last_rows_whole`]). An error says which line is not
+/// a record of this format, or what could not be read.
 pub fn written(format: Format, reader: impl BufRead) -> Result<Written, String> {
-    written_from(format, reader, 1, None)
+    written_from(format, reader, 1, Rules::Othello, None)
+}
+
+/// The rows of a CSV position read back so far: its board string, the squares of its moves
+/// and whether one row was a pass or had no move.
+#[derive(Default)]
+struct Rows {
+    position: String,
+    squares: u64,
+    count: usize,
+    single: bool,
+}
+
+/// Whether the rows of the last CSV position of an output, under `rules`, are all the rows it
+/// was written with, so that it need not be analysed again. Its rows cannot say how many they
+/// were, but they always are some of the position's legal moves, so they are whole when they
+/// are all of them (every mode but `--best-only` and a limit's unfinished positions writes all
+/// of them), or when they are one row that stands alone: the pass, or no move at all (a
+/// finished game, an unfinished position with no move proven). Otherwise the position may
+/// have been cut short and is analysed again.
+fn last_rows_whole(rows: &Rows, rules: Rules) -> bool {
+    if rows.single {
+        return rows.count == 1;
+    }
+    let variant = Variant {
+        rules,
+        ..Variant::default()
+    };
+    // Under Reversi rules the discs left are not written: those the board implies leave the
+    // side to move its moves (a side without discs left passes, a row that stands alone).
+    match parse_text_with(&rows.position, Source::inline(), variant) {
+        Ok(parsed) => {
+            let moves = parsed.position.moves();
+            moves != 0 && rows.squares == moves && rows.count == moves.count_ones() as usize
+        }
+        Err(_) => false,
+    }
 }
 
 /// The move of a JSON or CSV record: `a2`, or `--` for the pass.
@@ -383,20 +423,25 @@ fn recorded_obf(line: &str) -> Option<Recorded> {
 }
 
 /// [`written`] of an output whose first line read is line `first_line` (the lines before it
-/// held the [`Format::options_record`]); with `scores`, also the [`Recorded`] scores of every whole
-/// record, in order.
+/// held the [`Format::options_record`]), written under `rules` (the moves of a CSV position
+/// depend on them); with `scores`, also the [`Recorded`] scores of every whole record, in
+/// order.
 pub fn written_from(
     format: Format,
     mut reader: impl BufRead,
     first_line: usize,
+    rules: Rules,
     mut scores: Option<&mut Vec<Recorded>>,
 ) -> Result<Written, String> {
     let mut keys = Vec::new();
     let mut offset = 0u64;
     let mut keep = 0u64;
     let mut has_header = format.header().is_empty();
-    // CSV: the key (source and position) of the last group of rows.
+    // CSV: the key (source and position) of the last group of rows, and its rows.
     let mut group: Option<String> = None;
+    let mut rows = Rows::default();
+    // The bytes of the whole lines read.
+    let mut whole_lines = 0u64;
     let mut line = Vec::new();
     for number in first_line.. {
         line.clear();
@@ -408,6 +453,7 @@ pub fn written_from(
         if line.pop() != Some(b'\n') {
             break;
         }
+        whole_lines = offset;
         let text =
             std::str::from_utf8(&line).map_err(|_| format!("line {number} is not UTF-8 text"))?;
         let not_a_record = || format!("line {number} is not an analysis record in {format}");
@@ -469,6 +515,10 @@ pub fn written_from(
                     }
                     keys.push(fingerprint(&fields[1]));
                     group = Some(key);
+                    rows = Rows {
+                        position: fields[1].clone(),
+                        ..Rows::default()
+                    };
                     if let Some(scores) = scores.as_deref_mut() {
                         let estimate = fields[5].strip_prefix("estimate (depth ");
                         let estimated = estimate
@@ -484,6 +534,11 @@ pub fn written_from(
                         });
                     }
                 }
+                rows.count += 1;
+                match read_move(&fields[3]) {
+                    Some(Some(square)) => rows.squares |= square.bit(),
+                    _ => rows.single = true,
+                }
                 if let (Some(scores), false) = (scores.as_deref_mut(), fields[3].is_empty()) {
                     let mv = read_move(&fields[3]).ok_or_else(not_a_record)?;
                     let score = fields[4].parse().map_err(|_| not_a_record())?;
@@ -494,10 +549,15 @@ pub fn written_from(
         }
     }
     if format == Format::Csv && group.is_some() {
-        // The last group may be cut short: it is not counted, and written again.
-        keys.pop();
-        if let Some(scores) = scores {
-            scores.pop();
+        if last_rows_whole(&rows, rules) {
+            // Every row of the last position was read: the whole lines are kept.
+            keep = whole_lines;
+        } else {
+            // The last position may be cut short: it is not counted, and written again.
+            keys.pop();
+            if let Some(scores) = scores {
+                scores.pop();
+            }
         }
     }
     Ok(Written {
@@ -688,6 +748,61 @@ mod tests {
         assert!(written(Format::Csv, &b"a,b\n"[..]).is_err());
         let empty = written(Format::Csv, &b""[..]).unwrap();
         assert_eq!((empty.keep, empty.has_header), (0, false));
+    }
+
+    #[test]
+    fn the_last_csv_position_counts_when_its_rows_are_all_its_moves() {
+        let scored = |position: Position, moves: &[&str]| {
+            let moves: Vec<_> = moves.iter().map(|m| (sq(m), 0)).collect();
+            csv_rows(&analysis(position, &moves))
+        };
+        let start = scored(Position::start(), &["c4", "d3", "e6", "f5"]);
+        let f5 = parse_position("f5").unwrap().position;
+        // After f5, white's moves are d6, f4 and f6.
+        let read = |last: &str, rules: Rules| {
+            let text = format!("{CSV_HEADER}{start}{last}");
+            let mut scores = Vec::new();
+            let w =
+                written_from(Format::Csv, text.as_bytes(), 1, rules, Some(&mut scores)).unwrap();
+            assert_eq!(scores.len(), w.keys.len());
+            let first = (CSV_HEADER.len() + start.len()) as u64;
+            match w.keys.len() {
+                2 => assert_eq!(w.keep, text.rfind('\n').unwrap() as u64 + 1, "{last}"),
+                1 => assert_eq!(w.keep, first, "{last}"),
+                n => panic!("{n} positions read back from {text}"),
+            }
+            w.keys.len()
+        };
+        let all = scored(f5, &["d6", "f4", "f6"]);
+        assert_eq!(read(&all, Rules::Othello), 2, "every move: whole");
+        let cut = all
+            .lines()
+            .take(2)
+            .map(|row| format!("{row}\n"))
+            .collect::<String>();
+        assert_eq!(
+            read(&cut, Rules::Othello),
+            1,
+            "a row short: cut, written again"
+        );
+        // One best move of three (--best-only) or the moves a limit let finish cannot be told
+        // from a cut position: written again.
+        assert_eq!(read(&scored(f5, &["d6"]), Rules::Othello), 1);
+        // One row stands alone: the pass, and a finished game (no move).
+        let pass = Position::from_colors(0b011, 0b100, crate::board::Color::White).unwrap();
+        assert_eq!(
+            read(&csv_rows(&analysis(pass, &[(None, -12)])), Rules::Othello),
+            2
+        );
+        let over = Position::from_colors(!1, 0, crate::board::Color::White).unwrap();
+        assert_eq!(read(&csv_rows(&analysis(over, &[])), Rules::Othello), 2);
+        // The moves are those of the rules written under: Reversi's first four on the centre.
+        let reversi = Position::start_of(Rules::Reversi);
+        let centre = scored(reversi, &["d4", "e4", "d5", "e5"]);
+        assert_eq!(read(&centre, Rules::Reversi), 2);
+        assert_eq!(read(&centre, Rules::Othello), 1);
+        // A row past the last whole line is not read: the position before it is whole.
+        assert_eq!(read(&format!("{all}in.obf:9,--"), Rules::Othello), 2);
     }
 
     #[test]
