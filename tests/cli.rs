@@ -13,7 +13,7 @@ use osolve::notation::{format_board, parse_position};
 use serde_json::{json, Value};
 
 mod common;
-use common::{osolve, root, solver, sq, temp_dir, Background, Interactive};
+use common::{osolve, osolve_in, root, solver, sq, temp_dir, write_file, Background, Interactive};
 
 /// FFO #1 (14 empties, black to move): G8 +18 is the only best move.
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
@@ -383,7 +383,61 @@ fn a_bad_inline_position_exits_2() {
     assert_eq!(stdout_of(&output), "");
     assert_eq!(
         stderr_of(&output),
-        "osolve: <position>:1:19: move 7: h8 is not legal\n"
+        "osolve: <position>:1:19: move 7: h8 is not legal: black to move, it flips nothing\n"
+    );
+}
+
+#[test]
+fn an_illegal_move_of_a_transcript_says_its_number_and_why() {
+    let cases = [
+        (
+            "f5d6c4zz",
+            "<position>:1:7: move 4 (zz): expected a square a1..h8 or a pass (pa, ps, --)",
+        ),
+        (
+            "f5f5",
+            "<position>:1:3: move 2: f5 is not legal: white to move, the square is taken",
+        ),
+        (
+            "f5a1",
+            "<position>:1:3: move 2: a1 is not legal: white to move, it flips nothing",
+        ),
+        (
+            "f5 pa",
+            "<position>:1:4: move 2: pa is not legal: white has a legal move",
+        ),
+        // Black has no move after these 8: the pass is left out, and h8 is white's.
+        (
+            "c4 c3 c2 b2 e6 c1 a1 a3 h8",
+            "<position>:1:25: move 9: h8 is not legal: black must pass; white to move, it \
+             flips nothing",
+        ),
+        // White is wiped out after these 9.
+        (
+            "c4 c3 c2 b4 a5 f4 g4 c5 d6 a1",
+            "<position>:1:28: move 10: a1 is not legal: the game is already over",
+        ),
+    ];
+    for (transcript, message) in cases {
+        let output = osolve().args(["solve", "-p", transcript]).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{transcript}");
+        assert_eq!(stdout_of(&output), "");
+        assert_eq!(stderr_of(&output), format!("osolve: {message}\n"));
+    }
+    // In a file, the line and column of the move, and the other lines still solved.
+    let dir = temp_dir();
+    let ffo_1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let lines = format!("{ffo_1}\n  f5 d6 c3 d3 c4 f4 f6 g8\n");
+    write_file(dir.path(), "games.txt", lines);
+    let output = osolve_in(dir.path())
+        .args(["solve", "games.txt", "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout_of(&output).starts_with("games.txt:1  score "));
+    assert_eq!(
+        stderr_of(&output),
+        "osolve: games.txt:2:24: move 8: g8 is not legal: white to move, it flips nothing\n"
     );
 }
 
@@ -558,6 +612,6 @@ fn perft_rejects_a_bad_depth() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr_of(&output),
-        "osolve: <position>:1:4: move 2: f5 is not legal\n"
+        "osolve: <position>:1:4: move 2: f5 is not legal: white to move, the square is taken\n"
     );
 }

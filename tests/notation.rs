@@ -8,8 +8,8 @@ use osolve::board::random::Rng;
 use osolve::board::{Color, Position, Square};
 use osolve::notation::{
     format_board, format_obf, format_obf_final, open_path, parse_position, parse_text,
-    parse_transcript, Expected, ParseError, ParseErrorKind, Parsed, PositionReader, Source,
-    MAX_LINE_LEN,
+    parse_transcript, Expected, Illegal, ParseError, ParseErrorKind, Parsed, PositionReader,
+    Source, MAX_LINE_LEN,
 };
 use proptest::prelude::*;
 
@@ -263,7 +263,10 @@ fn malformed_lines_are_located_and_explained() {
         message(&items[3]),
         "bad.obf:5:11: expected a board cell (X x * B b, O o W w or - . _), found 'Z'"
     );
-    assert_eq!(message(&items[4]), "bad.obf:6:19: move 7: a1 is not legal");
+    assert_eq!(
+        message(&items[4]),
+        "bad.obf:6:19: move 7: a1 is not legal: black to move, it flips nothing"
+    );
     assert_eq!(
         message(&items[5]),
         "bad.obf:7:9: move 5 (c9): expected a square a1..h8 or a pass (pa, ps, --)"
@@ -280,7 +283,8 @@ fn malformed_lines_are_located_and_explained() {
         ParseErrorKind::IllegalMove {
             number: 7,
             found: "a1".into(),
-            why: ""
+            passed: None,
+            why: Illegal::FlipsNothing(Color::Black),
         }
     );
 }
@@ -299,10 +303,13 @@ fn inline_text_errors() {
         parse_position("f5 d6 c3 d3 c4 f4 e3 a8")
             .unwrap_err()
             .to_string(),
-        "<position>:1:22: move 8: a8 is not legal"
+        "<position>:1:22: move 8: a8 is not legal: white to move, it flips nothing"
     );
     let at = parse_text("f5 f5", Source::new("game.txt", 12)).unwrap_err();
-    assert_eq!(at.to_string(), "game.txt:12:4: move 2: f5 is not legal");
+    assert_eq!(
+        at.to_string(),
+        "game.txt:12:4: move 2: f5 is not legal: white to move, the square is taken"
+    );
 }
 
 #[test]

@@ -289,7 +289,8 @@ fn bad_flags_and_unreadable_inputs_are_one_line_errors_with_exit_code_2() {
         ["perft", "3", "--position", "f5 f5"]
             .map(String::from)
             .to_vec(),
-        "osolve: <position>:1:4: move 2: f5 is not legal".to_string(),
+        "osolve: <position>:1:4: move 2: f5 is not legal: white to move, the square is taken"
+            .to_string(),
     ));
     for (args, message) in &cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

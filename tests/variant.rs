@@ -202,12 +202,15 @@ fn reversi_transcripts_and_supplies_in_text() {
     // Under Othello rules d4 is not a legal first move.
     let (code, _, err) = run(&["solve", "-p", "d4 e4"]);
     assert_eq!(code, 2);
-    assert!(err.contains("move 1: d4 is not legal"), "{err}");
+    assert!(
+        err.contains("move 1: d4 is not legal: black to move, the square is taken"),
+        "{err}"
+    );
     let (code, _, err) = run(&["solve", "--rules", "reversi", "-p", "d4 c3"]);
     assert_eq!(code, 2);
     assert_eq!(
         err.trim_end(),
-        "osolve: <position>:1:4: move 2: c3 is not legal, the first four moves go on d4 e4 d5 e5"
+        "osolve: <position>:1:4: move 2: c3 is not legal: the first four moves go on d4 e4 d5 e5"
     );
     // Supplies that do not add up to the empty squares.
     let board = "XXXXXXXXOOOOOOOOXXXXXXXXOOOOOOOOXXXXXXXXOOXOOOOOXXOX----OOOO----";

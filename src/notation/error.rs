@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::source::Source;
-use crate::board::VariantError;
+use crate::board::{Color, VariantError};
 
 /// What went wrong while reading a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -81,15 +81,19 @@ pub enum ParseErrorKind {
          --rules reversi starts from the empty board)"
     )]
     NoDiscs,
-    /// A well-formed transcript move that cannot be played.
-    #[error("move {number}: {found} is not legal{why}")]
+    /// A well-formed transcript move that cannot be played:
+    /// `move 2: f5 is not legal: white to move, the square is taken`.
+    #[error("move {number}: {found} is not legal: {}{why}", MustPass(.passed))]
     IllegalMove {
         /// 1-based number of the move in the transcript.
         number: usize,
         /// The move as written.
         found: String,
-        /// Empty, or a reason starting with ", ".
-        why: &'static str,
+        /// The side that had no move and passed before it (the pass left out of the
+        /// transcript), so that the move was the other side's.
+        passed: Option<Color>,
+        /// Why it cannot be played.
+        why: Illegal,
     },
     /// Bytes that are not UTF-8.
     #[error("expected UTF-8 text, found the byte 0x{byte:02x}")]
@@ -109,6 +113,40 @@ pub enum ParseErrorKind {
         /// The operating system's message.
         message: String,
     },
+}
+
+/// Why a transcript's move cannot be played, in the words `osolve games` uses for the moves
+/// of its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// Neither side can move: nothing more can be played, not even a pass.
+    #[error("the game is already over")]
+    GameOver,
+    /// A pass written where the side to move has a move.
+    #[error("{} has a legal move", .0.name())]
+    HasMove(Color),
+    /// A square that already holds a disc.
+    #[error("{} to move, the square is taken", .0.name())]
+    Taken(Color),
+    /// An empty square where the side to move flanks no disc.
+    #[error("{} to move, it flips nothing", .0.name())]
+    FlipsNothing(Color),
+    /// Reversi: a square off the centre while the centre is not full.
+    #[error("the first four moves go on d4 e4 d5 e5")]
+    Opening,
+}
+
+/// The words before the reason of an illegal move that follows a pass left out of the
+/// transcript: `black must pass; `.
+struct MustPass<'a>(&'a Option<Color>);
+
+impl fmt::Display for MustPass<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(color) => write!(f, "{} must pass; ", color.name()),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A failure to read a position: where (source, line and, when it helps, a 1-based column in

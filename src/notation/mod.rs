@@ -28,7 +28,7 @@ pub mod source;
 pub mod transcript;
 
 pub use board::{format_board, format_board_with_supplies};
-pub use error::{ParseError, ParseErrorKind};
+pub use error::{Illegal, ParseError, ParseErrorKind};
 pub use lines::read_bounded_line;
 pub use obf::{format_obf, format_obf_final, search_depth_comment, Expected};
 pub use parse::{parse_position, parse_text, parse_text_with, Parsed};

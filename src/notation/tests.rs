@@ -192,11 +192,11 @@ fn transcripts() {
     );
     assert_eq!(
         err("f5 d6 c3 d3 c4 f4 h8"),
-        "<position>:1:19: move 7: h8 is not legal"
+        "<position>:1:19: move 7: h8 is not legal: black to move, it flips nothing"
     );
     assert_eq!(
         err("f5 pa"),
-        "<position>:1:4: move 2: pa is not legal, the side to move has a move"
+        "<position>:1:4: move 2: pa is not legal: white has a legal move"
     );
     assert_eq!(
         err("f5d6c"),
@@ -220,6 +220,16 @@ fn passes_in_transcripts() {
         assert_eq!(explicit.position, implicit);
     }
     assert_eq!(implicit.to_move, Color::Black);
+    // A square after the pass left out is white's: why it is not legal says so.
+    assert_eq!(
+        err(&format!("{opening} h8")),
+        "<position>:1:25: move 9: h8 is not legal: black must pass; white to move, it flips \
+         nothing"
+    );
+    assert_eq!(
+        err(&format!("{opening} pa c5 a1")),
+        "<position>:1:31: move 11: a1 is not legal: black to move, the square is taken"
+    );
     // A 9-move game that ends with white wiped out.
     let game = "c4 c3 c2 b4 a5 f4 g4 c5 d6";
     let over = parse_position(game).unwrap().position;
@@ -227,11 +237,11 @@ fn passes_in_transcripts() {
     assert_eq!(over.white(), 0);
     assert_eq!(
         err(&format!("{game} a1")),
-        "<position>:1:28: move 10: a1 is not legal, the game is over"
+        "<position>:1:28: move 10: a1 is not legal: the game is already over"
     );
     assert_eq!(
         err(&format!("{game} --")),
-        "<position>:1:28: move 10: -- is not legal, the game is over"
+        "<position>:1:28: move 10: -- is not legal: the game is already over"
     );
 }
 
@@ -301,10 +311,17 @@ fn reversi_transcripts_start_from_the_empty_board() {
     );
     assert_eq!(
         reversi("d4 c4").unwrap_err().to_string(),
-        "<position>:1:4: move 2: c4 is not legal, the first four moves go on d4 e4 d5 e5"
+        "<position>:1:4: move 2: c4 is not legal: the first four moves go on d4 e4 d5 e5"
     );
     // Under Othello rules the same text is a game from the standard start.
-    assert_eq!(err("d4"), "<position>:1:1: move 1: d4 is not legal");
+    assert_eq!(
+        err("d4"),
+        "<position>:1:1: move 1: d4 is not legal: black to move, the square is taken"
+    );
+    assert_eq!(
+        reversi("d4 d4").unwrap_err().to_string(),
+        "<position>:1:4: move 2: d4 is not legal: white to move, the square is taken"
+    );
 }
 
 #[test]

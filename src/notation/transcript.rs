@@ -2,7 +2,7 @@
 //! written `pa`, `ps` or `--`): the one reader of them, played from the start of the rules in
 //! force. `games` reads its transcript files and GGF moves through it.
 
-use super::error::{Locator, ParseError, ParseErrorKind};
+use super::error::{Illegal, Locator, ParseError, ParseErrorKind};
 use super::source::Source;
 use crate::board::rules::Rules;
 use crate::board::{Position, Square};
@@ -74,24 +74,23 @@ pub(super) fn play(
     let mut position = Position::start_of(rules);
     for (i, (offset, token)) in tokens.enumerate() {
         let number = i + 1;
-        let game_over = position.is_over();
-        let has_moves = position.moves() != 0;
-        let illegal = |why| {
+        let illegal = |passed, why| {
             locator.at(
                 offset,
                 ParseErrorKind::IllegalMove {
                     number,
                     found: token.clone(),
+                    passed,
                     why,
                 },
             )
         };
         if is_pass_token(&token) {
-            if game_over {
-                return Err(illegal(", the game is over"));
+            if position.is_over() {
+                return Err(illegal(None, Illegal::GameOver));
             }
-            if has_moves {
-                return Err(illegal(", the side to move has a move"));
+            if position.moves() != 0 {
+                return Err(illegal(None, Illegal::HasMove(position.to_move)));
             }
             position = position.pass();
             continue;
@@ -105,20 +104,27 @@ pub(super) fn play(
                 },
             )
         })?;
-        if game_over {
-            return Err(illegal(", the game is over"));
+        if position.is_over() {
+            return Err(illegal(None, Illegal::GameOver));
         }
-        if !has_moves {
+        // A side with no move passes, written or not: the square is the other side's.
+        let mut passed = None;
+        if position.moves() == 0 {
+            passed = Some(position.to_move);
             position = position.pass();
         }
-        let why = if position.state().in_opening() {
-            ", the first four moves go on d4 e4 d5 e5"
-        } else if rules == Rules::Reversi && position.state().player_left == 0 {
-            ", the side to move has no discs left"
-        } else {
-            ""
+        let Some(next) = position.play(square) else {
+            let mover = position.to_move;
+            let why = if position.board.empty() & square.bit() == 0 {
+                Illegal::Taken(mover)
+            } else if position.state().in_opening() {
+                Illegal::Opening
+            } else {
+                Illegal::FlipsNothing(mover)
+            };
+            return Err(illegal(passed, why));
         };
-        position = position.play(square).ok_or_else(|| illegal(why))?;
+        position = next;
     }
     Ok(position)
 }
