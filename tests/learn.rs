@@ -1,7 +1,8 @@
 //! End-to-end tests of `osolve gen` and `osolve train`, running the real binary: generated
 //! positions carry exact labels (checked against a reference minimax), the same seed gives the
 //! same file whatever the thread count, training writes a weights file the library reads back
-//! and reports its errors per set, and bad input is an error naming the file and line.
+//! and reports its errors per set, and a bad line is reported with its file and line and
+//! skipped.
 
 use std::fs;
 use std::time::Duration;
@@ -11,7 +12,7 @@ use osolve::notation::{open_path, Parsed};
 use osolve::search::reference::minimax;
 
 mod common;
-use common::{osolve, root, temp_dir, Background};
+use common::{osolve, osolve_in, root, temp_dir, Background};
 
 fn read_all(path: &std::path::Path) -> Vec<Parsed> {
     open_path(path)
@@ -120,29 +121,64 @@ fn train_fits_and_writes_readable_weights() {
 }
 
 #[test]
-fn train_rejects_unlabelled_lines_with_their_place() {
+fn train_skips_bad_lines_with_their_place_and_fits_the_rest() {
     let dir = temp_dir();
-    let data = dir.path().join("bad.obf");
-    fs::write(
-        &data,
-        "---------------------------OX------XO--------------------------- X; +0;\n\
-         ---------------------------OX------XO--------------------------- X\n",
-    )
-    .unwrap();
+    let data = dir.path().join("data.obf");
     let out = osolve()
-        .args(["train", "-o"])
-        .arg(dir.path().join("w.bin"))
+        .args(["gen", "--positions", "300", "--empties", "10-11"])
+        .args(["--threads", "2", "--hash-mb", "4", "-o"])
         .arg(&data)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(0));
+    // Three bad lines among the labelled ones: not a board, no label, not a position at all.
+    let labelled = fs::read_to_string(&data).unwrap();
+    let mut lines: Vec<&str> = labelled.lines().collect();
+    let start = "---------------------------OX------XO--------------------------- X";
+    lines.insert(1, "--XXXXX--OOOXX-O-OOOXXOX-OaOXOXXOX; +6;");
+    lines.insert(100, start);
+    lines.insert(200, "f5 f5");
+    let bad = dir.path().join("bad.obf");
+    fs::write(&bad, lines.join("\n") + "\n").unwrap();
+    let weights = dir.path().join("w.bin");
+    let out = osolve_in(dir.path())
+        .args(["train", "--iterations", "10", "--min-samples", "100"])
+        .args(["-o", "w.bin", "bad.obf"])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.obf:2"), "{err}");
-    assert!(
-        err.contains("expected a labelled position with a final score"),
-        "{err}"
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err,
+        "bad.obf:2:27: expected a board cell (X x * B b, O o W w or - . _), found 'a' (skipped)\n\
+         bad.obf:101: expected a labelled position with a final score (like `...; +6;`) \
+         (skipped)\n\
+         bad.obf:201:4: move 2: f5 is not legal: white to move, the square is taken (skipped)\n"
     );
-    assert!(!dir.path().join("w.bin").exists());
+    // The other 300 are fitted and the weights written.
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.starts_with("300 samples, "), "{table}");
+    assert!(table.contains("wrote w.bin"), "{table}");
+    let w = Weights::from_bytes(&fs::read(&weights).unwrap()).unwrap();
+    assert!(w.is_trained(5));
+
+    // No line left to fit: one line says so, and nothing is written.
+    fs::write(&bad, format!("{start}\nXXXX\n")).unwrap();
+    fs::remove_file(&weights).unwrap();
+    let out = osolve_in(dir.path())
+        .args(["train", "-o", "w.bin", "bad.obf"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "bad.obf:1: expected a labelled position with a final score (like `...; +6;`) \
+         (skipped)\n\
+         bad.obf:2: expected 64 board cells before the side to move, found 3 (skipped)\n\
+         osolve: no labelled position to fit: all 2 position lines were skipped; no weights \
+         written to w.bin\n"
+    );
+    assert!(!weights.exists());
 }
 
 #[test]

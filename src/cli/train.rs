@@ -1,6 +1,7 @@
 //! `osolve train`: reads labelled positions (OBF lines with a final score, as `osolve gen`
 //! writes them), fits the evaluation weights and writes the weights file; prints the training
-//! and held-out errors per weight set.
+//! and held-out errors per weight set. A bad or unlabelled line is reported and skipped, and
+//! the rest is fitted (exit code 2 after the weights are written).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,10 +9,11 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use clap::Args;
 use osolve::learn::train::{labelled_sample, train, TrainOptions};
-use osolve::notation::open_path;
+use osolve::report::batch::{skipped_line, what_next};
 use osolve::report::learn::{few_samples_warning, train_table, wrote_weights};
 
-use super::exit::EXIT_OK;
+use super::exit::{EXIT_BAD_INPUT, EXIT_OK};
+use super::inputs::open_input;
 use super::paths;
 
 /// Arguments of `osolve train`.
@@ -75,12 +77,35 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         Some(path) => Some(osolve::eval::Weights::load(path, "--keep")?),
         None => None,
     };
+    // Every input is opened before any is read: a typo should not wait for the others.
+    let readers = args
+        .files
+        .iter()
+        .map(|path| open_input(path))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(anyhow::Error::msg)?;
+    // A bad line is reported and skipped, as every command does; the rest is fitted.
     let mut samples = Vec::new();
-    for path in &args.files {
-        let reader = open_path(path)?;
-        for item in reader {
-            samples.push(labelled_sample(&item?)?);
+    let mut skipped = 0usize;
+    for item in readers.into_iter().flatten() {
+        let sample = item
+            .map_err(|e| e.to_string())
+            .and_then(|parsed| labelled_sample(&parsed).map_err(|e| e.to_string()));
+        match sample {
+            Ok(sample) => samples.push(sample),
+            Err(message) => {
+                eprintln!("{}", skipped_line(message, what_next(false)));
+                skipped += 1;
+            }
         }
+    }
+    if samples.is_empty() && skipped > 0 {
+        bail!(
+            "no labelled position to fit: all {skipped} position line{} skipped; no weights \
+             written to {}",
+            if skipped == 1 { " was" } else { "s were" },
+            args.output.display()
+        );
     }
     let options = TrainOptions {
         iterations: args.iterations,
@@ -104,6 +129,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         );
     }
     let bytes = weights.to_bytes();
+    // The weights are written, but a skipped line is bad input.
+    let exit_code = if skipped > 0 { EXIT_BAD_INPUT } else { EXIT_OK };
     if paths::is_std_stream(&args.output) {
         // The weights go to standard output, so the table goes to standard error.
         eprint!("{}", train_table(&reports, &stats));
@@ -112,12 +139,12 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             .and_then(|()| out.flush())
             .context("cannot write the weights to standard output")?;
         eprintln!("{}", wrote_weights("standard output", bytes.len()));
-        return Ok(EXIT_OK);
+        return Ok(exit_code);
     }
     print!("{}", train_table(&reports, &stats));
     std::fs::write(&args.output, &bytes)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     let name = args.output.display().to_string();
     println!("{}", wrote_weights(&name, bytes.len()));
-    Ok(EXIT_OK)
+    Ok(exit_code)
 }
