@@ -2,7 +2,8 @@
 //! flag, an enumerated value outside its list, an unknown flag or subcommand and a missing
 //! argument are one line each (exit 2); so is a table larger than the memory a limit allows,
 //! for every command that makes one; a full output device is named; `-o -` is
-//! standard output; a WThor or GGF file given to `solve` points at `games`; a board with no
+//! standard output; a WThor or GGF file given to `solve` points at `games`; an input without a
+//! position is one line and exit 2 for every command that reads positions; a board with no
 //! discs cannot occur; `show --svg` of several positions needs a directory and numbers its
 //! pictures so they sort; `train` fails when no weight set could be fitted; `gen
 //! --search-depth` marks its labels and `analyze --check` does not take them as exact.
@@ -10,7 +11,7 @@
 use std::fs;
 
 mod common;
-use common::{binary, finished, root, run_in, temp_dir};
+use common::{binary, finished, root, run_in, run_with_input, temp_dir};
 
 /// FFO #1 (14 empties) with its published scores.
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
@@ -237,6 +238,59 @@ fn games_files_given_to_solve_point_at_games() {
             )
         );
     }
+}
+
+#[test]
+fn an_input_without_positions_is_one_line_and_bad_input_for_every_command() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("empty.obf"), "").unwrap();
+    fs::write(dir.path().join("notes.obf"), "# only\n\n% comments\n").unwrap();
+    fs::write(dir.path().join("ffo-1.obf"), format!("{FFO_1}\n")).unwrap();
+    let said = |name: &str| {
+        format!(
+            "osolve: {name}: no positions (the input is empty or has only blank lines and \
+             comments)\n"
+        )
+    };
+    for name in ["empty.obf", "notes.obf"] {
+        let commands: [&[&str]; 5] = [
+            &["solve", name],
+            &["analyze", name, "-q"],
+            &["show", name],
+            &["bench", "--suite", name],
+            &["train", name, "-o", "w.bin"],
+        ];
+        for args in commands {
+            let (code, stdout, stderr) = run_in(dir.path(), args);
+            assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}: {stderr}");
+            assert_eq!(stderr, said(name), "{args:?}");
+        }
+        assert!(!dir.path().join("w.bin").exists());
+    }
+    let (code, stdout, stderr) = run_with_input(&["solve", "-"], "\n# nothing\n");
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(stderr, said("<stdin>"));
+    // The other inputs are still solved.
+    let (code, stdout, stderr) = run_in(
+        dir.path(),
+        &[
+            "solve",
+            "empty.obf",
+            "ffo-1.obf",
+            "--quiet",
+            "--threads",
+            "1",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(stdout.starts_with("ffo-1.obf:1  score +18 "), "{stdout}");
+    assert_eq!(stderr, said("empty.obf"));
+    let (code, _, stderr) = run_in(dir.path(), &["analyze", "ffo-1.obf", "notes.obf"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with(&(said("notes.obf") + "analysed 1 position, 8 moves scored")),
+        "{stderr}"
+    );
 }
 
 #[test]

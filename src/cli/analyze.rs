@@ -10,7 +10,7 @@ use super::args::{LimitArgs, REFUSED_HINT};
 use super::batch::{end_run, exit_code, BatchArgs, Ended, Progress};
 use super::estimate::EstimateArgs;
 use super::exit::EXIT_BAD_INPUT;
-use super::inputs::open_input;
+use super::inputs::{open_input, EmptyInputs};
 use super::interrupt::interrupt;
 use super::paths;
 use super::show::{write_svg, PictureTarget};
@@ -22,7 +22,7 @@ use osolve::drivers::analyze::{
 };
 use osolve::drivers::batch::{self, Shard};
 use osolve::drivers::output::{Output, ResultOptions};
-use osolve::notation::{format_board, ParseError, Parsed};
+use osolve::notation::{format_board, input_name, ParseError, Parsed};
 use osolve::report::analyze::{self as report, Format};
 use osolve::report::batch::{already_in_output, refusal, skipped_line, what_next};
 use osolve::report::picture::{Marks, Picture};
@@ -88,8 +88,8 @@ pub struct AnalyzeArgs {
 }
 
 /// Runs the subcommand: exit 0 when all went well, 1 when `--check` found a wrong score, 2
-/// when a bad input line was skipped (or stopped a `--strict` run), 130 when interrupted (after
-/// flushing every finished position).
+/// when a bad input line was skipped (or stopped a `--strict` run) or a file held no position,
+/// 130 when interrupted (after flushing every finished position).
 pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     args.batch.normalize();
     // The signal handler goes in before anything can take long.
@@ -204,11 +204,14 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         strict: args.strict,
         pictures,
     };
-    let result = analyze(
-        inputs_with(args.files.clone(), variant),
-        &options,
-        &mut sink,
-    );
+    // Each file read to its end without a position is said after the run.
+    let empty_inputs = EmptyInputs::default();
+    let watched = empty_inputs.clone();
+    let inputs =
+        args.files.clone().into_iter().flat_map(move |path| {
+            watched.watch(input_name(&path), inputs_with(vec![path], variant))
+        });
+    let result = analyze(inputs, &options, &mut sink);
     let ended = |s: &Summary| Ended {
         interrupted: s.interrupted,
         done: s.positions,
@@ -226,6 +229,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         Ok(summary) => summary,
         Err(code) => return Ok(code),
     };
+    let empty = empty_inputs.report();
     // The verdict of the whole output: the resumed positions count as if checked now.
     summary.merge_resumed(&sink.resumed_check);
     if batch.quiet {
@@ -237,7 +241,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     }
     Ok(exit_code(
         summary.wrong > 0,
-        summary.bad_lines > 0 || summary.refused > 0,
+        summary.bad_lines > 0 || summary.refused > 0 || empty,
     ))
 }
 

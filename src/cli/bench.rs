@@ -13,7 +13,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use osolve::drivers::bench::{
-    self, Event, Refused, RunOptions, Suite, BUILTIN_SUITES, DEFAULT_SUITE,
+    self, BenchError, Event, Refused, RunOptions, Suite, BUILTIN_SUITES, DEFAULT_SUITE,
 };
 use osolve::report::batch::refusal;
 use osolve::report::bench as report;
@@ -55,7 +55,15 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
             bail!("{message}");
         }
     }
-    let suite = Suite::load_with(&args.suite, args.variant.variant()).with_context(|| {
+    let suite = match Suite::load_with(&args.suite, args.variant.variant()) {
+        // The file holds no position: said as every command says it.
+        Err(BenchError::Empty(empty)) => {
+            eprintln!("osolve: {empty}");
+            return Ok(EXIT_BAD_INPUT);
+        }
+        loaded => loaded,
+    };
+    let suite = suite.with_context(|| {
         if std::path::Path::new(&args.suite).exists() {
             format!("cannot read the suite {}", args.suite)
         } else {

@@ -1,11 +1,13 @@
 //! The inputs of every command that reads files: a file of positions opened with a one-line
-//! message naming it when it cannot be read or is a games file, and the check that any input
-//! can be read at all. At the bottom of cli/.
+//! message naming it when it cannot be read or is a games file, the check that any input
+//! can be read at all, and the inputs found to hold no position once read. At the bottom of
+//! cli/.
 
 use osolve::notation::sniff::{sniff, FileKind, HEAD_LEN};
-use osolve::notation::{open_path, DynRead, PositionReader, INLINE_NAME};
+use osolve::notation::{open_path, DynRead, NoPositions, PositionReader, INLINE_NAME};
 use std::io::{self, Read};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 /// The source name of the `k`-th `-p` text (from 0) of `count`: `<position>` when it is the
 /// only one, else `<position K>` counting from 1.
@@ -90,9 +92,95 @@ pub fn check_readable(path: &Path, expected: &str) -> Result<(), String> {
         .map_err(|e| cannot(&e))
 }
 
+/// The inputs read to their end without a single position line, good or bad (empty, or only
+/// blank lines and comments), noted as each ends: every command reports them after its run,
+/// one line each, as bad input (exit code 2). Shared with the thread that reads the inputs.
+#[derive(Clone, Default)]
+pub struct EmptyInputs(Arc<Mutex<Vec<NoPositions>>>);
+
+impl EmptyInputs {
+    /// `items`, those of the input called `name` (as its positions' sources name it), noted
+    /// here if they end without one.
+    pub fn watch<I: Iterator>(&self, name: String, items: I) -> Watched<I> {
+        Watched {
+            items,
+            name,
+            seen: false,
+            inputs: self.clone(),
+        }
+    }
+
+    /// Says, one line each, which inputs held no position (`osolve: empty.obf: no positions
+    /// (...)`); true when there was one.
+    pub fn report(&self) -> bool {
+        let empty = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        for input in empty.iter() {
+            eprintln!("osolve: {input}");
+        }
+        !empty.is_empty()
+    }
+}
+
+/// The items of one input, watched for its end (see [`EmptyInputs::watch`]).
+pub struct Watched<I> {
+    items: I,
+    name: String,
+    seen: bool,
+    inputs: EmptyInputs,
+}
+
+impl<I: Iterator> Iterator for Watched<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.items.next();
+        if item.is_some() {
+            self.seen = true;
+        } else if !self.seen {
+            // Noted once: a second call after the end finds it seen.
+            self.seen = true;
+            let name = std::mem::take(&mut self.name);
+            let mut empty = self.inputs.0.lock().unwrap_or_else(|e| e.into_inner());
+            empty.push(NoPositions { name });
+        }
+        item
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_input_is_noted_when_it_ends_without_a_position_line() {
+        let inputs = EmptyInputs::default();
+        let text = "# a comment\n\n% another\n";
+        let items: Vec<_> = inputs
+            .watch(
+                "empty.obf".into(),
+                PositionReader::new(text.as_bytes(), "empty.obf"),
+            )
+            .collect();
+        assert!(items.is_empty());
+        // A bad line is a position line: reported as such, not as an empty input.
+        let mut bad = inputs.watch(
+            "bad.obf".into(),
+            PositionReader::new(&b"zz\n"[..], "bad.obf"),
+        );
+        assert!(bad.next().unwrap().is_err());
+        assert!(bad.next().is_none() && bad.next().is_none());
+        let noted = inputs.0.lock().unwrap().clone();
+        assert_eq!(
+            noted,
+            [NoPositions {
+                name: "empty.obf".to_string()
+            }]
+        );
+        assert_eq!(
+            noted[0].to_string(),
+            "empty.obf: no positions (the input is empty or has only blank lines and comments)"
+        );
+    }
 
     #[test]
     fn inline_texts_are_named_by_their_number_when_there_are_several() {

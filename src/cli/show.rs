@@ -27,7 +27,7 @@ use super::estimate::EstimateArgs;
 use super::exit::{
     exit_code, write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, STDOUT_FAILED,
 };
-use super::inputs::inline_name;
+use super::inputs::{inline_name, EmptyInputs};
 use super::paths;
 use super::variant::{stdout_style, VariantArgs};
 
@@ -347,13 +347,16 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     Ok(exit_code(false, false, bad_input))
 }
 
-/// Every position of the inputs, files first, then the `-p` texts; bad lines are reported and
-/// skipped (the flag says there were some). An unreadable file ends the run.
+/// Every position of the inputs, files first, then the `-p` texts; bad lines, and files without
+/// a single position, are reported and skipped (the flag says there were some). An unreadable
+/// file ends the run.
 fn read_inputs(args: &ShowArgs, variant: Variant) -> anyhow::Result<(Vec<Parsed>, bool)> {
     let mut results = Vec::new();
+    let empty_inputs = EmptyInputs::default();
     for path in &args.files {
         let reader = super::inputs::open_input(path).map_err(anyhow::Error::msg)?;
-        results.extend(reader.with_variant(variant));
+        let name = reader.name().to_string();
+        results.extend(empty_inputs.watch(name, reader.with_variant(variant)));
     }
     let count = args.positions.len();
     for (k, text) in args.positions.iter().enumerate() {
@@ -371,5 +374,7 @@ fn read_inputs(args: &ShowArgs, variant: Variant) -> anyhow::Result<(Vec<Parsed>
             }
         }
     }
+    // A file without a single position is bad input too.
+    bad_input |= empty_inputs.report();
     Ok((items, bad_input))
 }

@@ -1,7 +1,8 @@
 //! `osolve solve`: solves every position of the inputs exactly, in command-line order, and prints
 //! one report per position as soon as it is proven (human, `--quiet` or `--json`, all formatted
-//! by `osolve::report::solve`). Bad lines are reported and skipped (exit 2 at the end); a file
-//! that cannot be read stops the run before anything is solved; Ctrl-C or SIGTERM stops the
+//! by `osolve::report::solve`). Bad lines are reported and skipped, and so is a file without a
+//! single position (exit 2 at the end); a file that cannot be read stops the run before anything
+//! is solved; Ctrl-C or SIGTERM stops the
 //! search, keeps what was printed, says on standard error what the stopped search had proven
 //! and exits 130. Every rule set goes through the one solver;
 //! under `--rules reversi` or `--scoring raw` the reports add the rules. With `--time-limit` or `--node-limit` a
@@ -28,7 +29,7 @@ use super::estimate::EstimateArgs;
 use super::exit::{
     exit_code, write_failed, EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK, STDOUT_FAILED,
 };
-use super::inputs::{inline_name, open_input};
+use super::inputs::{inline_name, open_input, EmptyInputs};
 use super::spinner::{Live, Spinner};
 use super::variant::{stdout_style, VariantArgs};
 
@@ -161,10 +162,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     // Every file is opened before anything is solved: a typo should not cost a long search.
     let mut streams = Vec::with_capacity(inputs.len());
     let mut unreadable = false;
+    let empty_inputs = EmptyInputs::default();
     for input in inputs {
         match input {
             Input::File(path) => match open_input(&path) {
-                Ok(stream) => streams.push(Box::new(stream.with_variant(variant)) as Positions),
+                Ok(stream) => {
+                    let name = stream.name().to_string();
+                    let stream = empty_inputs.watch(name, stream.with_variant(variant));
+                    streams.push(Box::new(stream) as Positions);
+                }
                 Err(message) => {
                     eprintln!("osolve: {message}");
                     unreadable = true;
@@ -230,7 +236,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
         eprintln!("{}", interrupted_line(totals.solved));
         return Ok(EXIT_INTERRUPTED);
     }
-    Ok(exit_code(false, false, printer.bad_input))
+    // A file without a single position is bad input too.
+    let empty = empty_inputs.report();
+    Ok(exit_code(false, false, printer.bad_input || empty))
 }
 
 /// Prints each answer of the run as it comes, in the run's format; errors and refusals go to

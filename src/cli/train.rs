@@ -13,7 +13,7 @@ use osolve::report::batch::{skipped_line, what_next};
 use osolve::report::learn::{few_samples_warning, train_table, wrote_weights};
 
 use super::exit::{EXIT_BAD_INPUT, EXIT_OK};
-use super::inputs::open_input;
+use super::inputs::{open_input, EmptyInputs};
 use super::paths;
 
 /// Arguments of `osolve train`.
@@ -87,7 +87,11 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     // A bad line is reported and skipped, as every command does; the rest is fitted.
     let mut samples = Vec::new();
     let mut skipped = 0usize;
-    for item in readers.into_iter().flatten() {
+    let empty_inputs = EmptyInputs::default();
+    let items = readers
+        .into_iter()
+        .flat_map(|reader| empty_inputs.watch(reader.name().to_string(), reader));
+    for item in items {
         let sample = item
             .map_err(|e| e.to_string())
             .and_then(|parsed| labelled_sample(&parsed).map_err(|e| e.to_string()));
@@ -99,6 +103,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             }
         }
     }
+    // A file without a single position is bad input too.
+    let empty = empty_inputs.report();
     if samples.is_empty() && skipped > 0 {
         bail!(
             "no labelled position to fit: all {skipped} position line{} skipped; no weights \
@@ -106,6 +112,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
             if skipped == 1 { " was" } else { "s were" },
             args.output.display()
         );
+    }
+    if samples.is_empty() {
+        // Every input was empty, and each has said so: there is nothing to fit.
+        return Ok(EXIT_BAD_INPUT);
     }
     let options = TrainOptions {
         iterations: args.iterations,
@@ -130,7 +140,11 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     }
     let bytes = weights.to_bytes();
     // The weights are written, but a skipped line is bad input.
-    let exit_code = if skipped > 0 { EXIT_BAD_INPUT } else { EXIT_OK };
+    let exit_code = if skipped > 0 || empty {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_OK
+    };
     if paths::is_std_stream(&args.output) {
         // The weights go to standard output, so the table goes to standard error.
         eprint!("{}", train_table(&reports, &stats));

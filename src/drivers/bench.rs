@@ -11,7 +11,7 @@
 
 use crate::board::rules::Variant;
 use crate::board::Position;
-use crate::notation::{self, ParseError, PositionReader, Source};
+use crate::notation::{self, NoPositions, ParseError, PositionReader, Source};
 use crate::search::{BestMove, SolveError, Solver, StopReason, TooManyEmpties};
 use std::io::BufRead;
 use std::path::Path;
@@ -37,11 +37,8 @@ pub enum BenchError {
     #[error(transparent)]
     Parse(#[from] ParseError),
     /// The suite holds no position at all.
-    #[error("{name}: no positions to benchmark")]
-    Empty {
-        /// The suite's name or file.
-        name: String,
-    },
+    #[error(transparent)]
+    Empty(#[from] NoPositions),
 }
 
 /// One position of a suite.
@@ -155,7 +152,7 @@ impl Suite {
             });
         }
         if positions.is_empty() {
-            return Err(BenchError::Empty { name });
+            return Err(BenchError::Empty(NoPositions { name }));
         }
         Ok(Suite {
             name,
@@ -545,10 +542,8 @@ mod tests {
             (2, Some(0))
         );
         assert_eq!((s.positions[1].number, s.positions[1].expected), (4, None));
-        assert!(matches!(
-            Suite::from_reader("# nothing\n".as_bytes(), "e"),
-            Err(BenchError::Empty { .. })
-        ));
+        let empty = Suite::from_reader("# nothing\n".as_bytes(), "e").unwrap_err();
+        assert!(matches!(&empty, BenchError::Empty(NoPositions { name }) if name == "e"));
         let e = Suite::from_reader("f5\nzz\n".as_bytes(), "bad.obf").unwrap_err();
         assert!(e.to_string().starts_with("bad.obf:2"), "{e}");
     }

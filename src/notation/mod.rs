@@ -32,7 +32,7 @@ pub use error::{Illegal, ParseError, ParseErrorKind};
 pub use lines::read_bounded_line;
 pub use obf::{format_obf, format_obf_final, search_depth_comment, Expected};
 pub use parse::{parse_position, parse_text, parse_text_with, Parsed};
-pub use reader::{open_path, DynRead, PositionReader, MAX_LINE_LEN};
+pub use reader::{input_name, open_path, DynRead, NoPositions, PositionReader, MAX_LINE_LEN};
 pub use source::{Source, INLINE_NAME, STDIN_NAME};
 pub use transcript::parse_transcript;
 

@@ -155,19 +155,39 @@ impl<R: BufRead> Iterator for PositionReader<R> {
     }
 }
 
+/// An input of positions that holds none: it is empty, or has only blank lines and comments.
+/// The commands report it as bad input (`osolve: empty.obf: no positions (...)`, exit code 2);
+/// a reader just ends.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: no positions (the input is empty or has only blank lines and comments)")]
+pub struct NoPositions {
+    /// The input's name, as its positions' sources name it (a path, `<stdin>`).
+    pub name: String,
+}
+
 /// A boxed reader for [`open_path`]: a file or standard input.
 pub type DynRead = Box<dyn BufRead + Send>;
+
+/// The name the positions of the input at `path` are given in their sources: the path as
+/// given, or `<stdin>` for `-`.
+pub fn input_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        STDIN_NAME.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
 
 /// Opens a file of positions for streaming; `-` is standard input (named `<stdin>`).
 pub fn open_path(path: impl AsRef<Path>) -> Result<PositionReader<DynRead>, ParseError> {
     let path = path.as_ref();
+    let name = input_name(path);
     if path == Path::new("-") {
         return Ok(PositionReader::new(
             Box::new(BufReader::new(io::stdin())) as DynRead,
-            STDIN_NAME,
+            name,
         ));
     }
-    let name = path.display().to_string();
     match File::open(path) {
         Ok(file) => Ok(PositionReader::new(
             Box::new(BufReader::with_capacity(1 << 16, file)) as DynRead,
