@@ -517,11 +517,23 @@ fn man_dir_writes_every_page_as_a_file() {
         fs::read_to_string(pages.join("osolve-solve.1")).unwrap(),
         solve_page
     );
-    let missing = dir.path().join("absent");
-    let (code, _, stderr) = run_in(root(), &["man", "--dir", missing.to_str().unwrap()]);
+    // A folder that does not exist yet is made, with its parents (a fresh account has no
+    // ~/.local/share/man/man1).
+    let missing = dir.path().join("absent").join("man1");
+    let (code, listed, _) = run_in(root(), &["man", "--dir", missing.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(listed.lines().count(), names.len());
+    assert_eq!(
+        fs::read_to_string(missing.join("osolve.1")).unwrap(),
+        main_page
+    );
+    // A file is not a folder.
+    let file = dir.path().join("a-file");
+    fs::write(&file, "x").unwrap();
+    let (code, _, stderr) = run_in(root(), &["man", "--dir", file.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert_eq!(
         stderr,
-        format!("osolve: man --dir {}: not a directory\n", missing.display())
+        format!("osolve: man --dir {}: not a directory\n", file.display())
     );
 }

@@ -5,7 +5,7 @@
 //! it; and the long version text (crate version, git commit, CPU features of the build, recorded
 //! by build.rs).
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use clap::Args;
 use clap_complete::Shell;
 use std::io::{self, Write};
@@ -39,7 +39,8 @@ pub struct ManArgs {
     #[arg(value_name = "COMMAND", conflicts_with = "dir")]
     command: Option<String>,
     /// Write every page as a file into DIR instead (osolve.1, osolve-solve.1, ...: the pages the
-    /// main page's list names), for `man -M` or a man1 directory; prints the files written.
+    /// main page's list names), for `man -M` or a man1 directory, made if it does not exist;
+    /// prints the files written.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
 }
@@ -101,11 +102,13 @@ fn render(command: clap::Command) -> anyhow::Result<Vec<u8>> {
 }
 
 /// `osolve man --dir DIR`: the main page and each subcommand's page as files, each named on
-/// standard output as it is written.
+/// standard output as it is written; DIR is made (with its parents) when it does not exist.
 fn write_pages(command: &clap::Command, dir: &Path) -> anyhow::Result<i32> {
-    if !dir.is_dir() {
+    if dir.exists() && !dir.is_dir() {
         bail!("man --dir {}: not a directory", dir.display());
     }
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("man --dir {}: cannot create the directory", dir.display()))?;
     let mut pages = vec![("osolve".to_string(), render(command.clone())?)];
     for sub in command.get_subcommands().filter(|c| c.get_name() != "help") {
         pages.push((format!("osolve-{}", sub.get_name()), render(sub_page(sub))?));
