@@ -179,6 +179,7 @@ pub const STABILITY_MIN: usize = 5;
 /// instructions; from 7, 63.84 M and 15.23 G. Since the selective passes and the learned
 /// ordering, from 6 saves more (one thread, nodes, from 7 -> from 6): FFO #40-#49 517.5 M ->
 /// 494.8 M, FFO #56-#57 1,482.6 M -> 1,352.6 M, FFO #50-#54 and #58 5,256.0 M -> 4,955.5 M,
-/// at the same time (FFO #40-#49 side by side, six pairs: median ratio 0.997); from 5,
-/// 455.4 M on FFO #40-#49 but 2.5% slower, its replies handed to the four-empties solver.
+/// in the same time (FFO #40-#49 side by side, six pairs: median ratio 0.997; a quiet
+/// sitting, medians of three: 16.65 s against 16.44 s); from 5, 455.4 M on FFO #40-#49 but
+/// 2.5% slower, its replies handed to the four-empties solver.
 pub const REPLIES_ORDER_MIN: usize = 6;
