@@ -59,11 +59,13 @@ impl Table {
     /// A table of about `megabytes` MiB (at least 4096 entries), for a small size fixed by the
     /// caller: like any allocation it aborts where the memory runs out (see [`Table::try_new`]).
     pub fn new(megabytes: usize) -> Table {
-        let entries = Table::entries(megabytes);
-        Table {
-            slots: vec![Entry::default(); entries],
-            mask: entries - 1,
-        }
+        Table::try_new(megabytes).unwrap_or_else(|_| {
+            let entries = Table::entries(megabytes);
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::array::<Entry>(entries)
+                    .unwrap_or(std::alloc::Layout::new::<Entry>()),
+            )
+        })
     }
 
     /// [`Table::new`] for a size the user chose: `Err` when the system refuses the memory.
