@@ -1,6 +1,6 @@
 //! The last empties of the exact solver, below the deep search: `solve_1` (flip counts from
 //! tables), `solve_2`..`solve_4` (no move generation, parity order), `shallow` (fewest replies
-//! first at 7 empties, parity alone at 5 and 6, stability cutoff, no hash table) and, for a rule
+//! first at 6 and 7 empties, parity alone at 5, stability cutoff, no hash table) and, for a rule
 //! set where supplies can bind, `leaf` (a negamax over the rules' own play step, ordered as
 //! `shallow` orders, with its stability cutoff). All fail-soft alpha-beta on exact final
 //! scores; they see only bitboards (but `leaf`) and serve the rule sets whose state is the
