@@ -22,7 +22,7 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Stop once about this many nodes were searched. Exceeded per thread by at most the
     /// charging interval ([`CHARGE_EVERY`]) plus one move-ordering search (the evaluation
-    /// search of one child, up to a few tens of thousands of nodes from 24 empties up; searches
+    /// search of one child, up to a few tens of thousands of nodes from 25 empties up; searches
     /// below 10 empties always run to their end): a 50-empty opening limited to 10,000 nodes
     /// searches about 22,000, to 1,000,000 about 1,010,000.
     pub nodes: Option<u64>,

@@ -130,8 +130,12 @@ pub const EVAL_DEPTH_3_MIN: u32 = 20;
 pub const EVAL_DEPTH_4_MIN: u32 = 21;
 /// From this many empties up, from a 6-ply search. (FFO #49, hash 256 MiB: 4-ply only, 619 M
 /// nodes; 6-ply from 24, 518 M. FFO #40-#49 with the shallow layer to 5 and the table from 10:
-/// 6-ply from 24, 881 M; from 23, 922 M.)
-pub const EVAL_DEPTH_6_MIN: u32 = 24;
+/// 6-ply from 24, 881 M; from 23, 922 M.) Measured again on 2026-12-04 with the selective
+/// passes and the replies order from 6 empties (one thread, nodes, from 24 -> from 25): FFO
+/// #40-#49 494.8 M -> 490.4 M (from 26: 494.4 M), 1.5% faster (six runs side by side, median
+/// ratio 0.985); the 25 positions not tuned on 1,207.7 M -> 1,199.7 M; FFO #56-#57 1,352.6 M
+/// -> 1,335.1 M (from 26: 1,336.6 M); FFO #50-#54 and #58 4,955.5 M -> 4,835.6 M.
+pub const EVAL_DEPTH_6_MIN: u32 = 25;
 
 /// The ordering searches of a deep node searched above `alpha` tell apart only the moves
 /// predicted above `alpha` minus this many discs: below it a child's search stops at the
