@@ -1,7 +1,8 @@
 //! End-to-end tests of what a user types wrong or expects: a negative number for a numeric
 //! flag, an enumerated value outside its list, an unknown flag or subcommand and a missing
 //! argument are one line each (exit 2); so is a table larger than the memory a limit allows,
-//! for every command that makes one; a full output device is named; `-o -` is
+//! for every command that makes one, which then leaves the file it was to write as it was (as
+//! `analyze` does on an input without a position); a full output device is named; `-o -` is
 //! standard output; a WThor or GGF file given to `solve` points at `games`; an input without a
 //! position is one line and exit 2 for every command that reads positions; a board with no
 //! discs cannot occur; `show --svg` of several positions needs a directory and numbers its
@@ -191,6 +192,78 @@ fn a_table_larger_than_the_memory_allowed_is_one_line() {
         );
         assert_eq!(stdout, "", "{:?}", with("1024"));
     }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_table_larger_than_the_memory_allowed_leaves_the_output_alone() {
+    // As above: 400 MB of address space cannot hold a 1024 MiB table, so each command fails
+    // before it solves anything; the output it names must stay as it was, or not come to be.
+    const KIB: u64 = 400_000;
+    if osolve::huge_pages::max_hash_mb() < 1024 {
+        eprintln!("skipped: --hash-mb 1024 is more than this machine's memory");
+        return;
+    }
+    let dir = temp_dir();
+    fs::write(dir.path().join("one.obf"), format!("{FFO_1}\n")).unwrap();
+    let sample = root().join("tests/data/games/sample.txt");
+    let sample = sample.to_str().unwrap();
+    let commands: &[&[&str]] = &[
+        &["analyze", "one.obf", "-q"],
+        &["games", sample, "--empties", "12", "-q"],
+        &["gen", "--positions", "1", "--empties", "12-12"],
+    ];
+    let earlier = "an earlier run's results\n";
+    let too_large = "osolve: cannot allocate the 1024 MiB transposition table: out of memory; \
+                     use a smaller --hash-mb\n";
+    let limits = ["--threads", "1", "--hash-mb", "1024"];
+    for &base in commands {
+        fs::write(dir.path().join("kept.csv"), earlier).unwrap();
+        for out in ["kept.csv", "new.csv"] {
+            let args = [base, &["-o", out], &limits].concat();
+            let (code, stdout, stderr) = run_limited(dir.path(), KIB, &args, "");
+            assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}: {stderr}");
+            assert_eq!(stderr, too_large, "{args:?}");
+        }
+        let kept = fs::read_to_string(dir.path().join("kept.csv")).unwrap();
+        assert_eq!(kept, earlier, "{base:?}");
+        assert!(!dir.path().join("new.csv").exists(), "{base:?}");
+    }
+    // Nor does games' table of players.
+    fs::write(dir.path().join("players.csv"), earlier).unwrap();
+    let games = [
+        "games",
+        sample,
+        "--empties",
+        "12",
+        "-q",
+        "--players",
+        "players.csv",
+    ];
+    let (code, _, stderr) = run_limited(dir.path(), KIB, &[&games[..], &limits].concat(), "");
+    assert_eq!((code, stderr.as_str()), (2, too_large));
+    let players = fs::read_to_string(dir.path().join("players.csv")).unwrap();
+    assert_eq!(players, earlier);
+}
+
+#[test]
+fn an_input_without_positions_leaves_the_output_alone() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("empty.obf"), "# nothing\n").unwrap();
+    let earlier = "an earlier run's results\n";
+    fs::write(dir.path().join("kept.csv"), earlier).unwrap();
+    for out in ["kept.csv", "new.csv"] {
+        let (code, stdout, stderr) = run_in(dir.path(), &["analyze", "empty.obf", "-q", "-o", out]);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{out}");
+        assert_eq!(
+            stderr,
+            "osolve: empty.obf: no positions (the input is empty or has only blank lines and \
+             comments)\n"
+        );
+    }
+    let kept = fs::read_to_string(dir.path().join("kept.csv")).unwrap();
+    assert_eq!(kept, earlier);
+    assert!(!dir.path().join("new.csv").exists());
 }
 
 #[test]

@@ -212,15 +212,17 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
             watched.watch(input_name(&path), inputs_with(vec![path], variant))
         });
     let result = analyze(inputs, &options, &mut sink);
+    let input_count = args.files.len();
     let ended = |s: &Summary| Ended {
         interrupted: s.interrupted,
         done: s.positions,
         resumed: s.resumed,
+        empty: empty_inputs.all(input_count),
     };
     let items = ("position", "positions");
     let mut summary = match end_run(
         batch,
-        &sink.output,
+        &mut sink.output,
         &mut sink.progress,
         result,
         items,

@@ -122,15 +122,21 @@ pub struct Ended {
     pub done: usize,
     /// Items the resumed output already had.
     pub resumed: usize,
+    /// No input held a single item (each is said to be empty): bad input, and a new output
+    /// is left as it was.
+    pub empty: bool,
 }
 
 /// Ends a run: stops the `progress` and hands back the summary, or the exit code to return at
 /// once: 0 when the reader of standard output went away (`| head`, as pipes expect), 130
-/// after saying what an interrupted run wrote (`items` names one and many). An error when a
-/// resumed output holds more records than the input has items.
+/// after saying what an interrupted run wrote (`items` names one and many). A new `output`
+/// that no record began is begun here (emptied, its header written), unless the run failed
+/// before it started (its error is returned: the solvers' tables could not be made) or its
+/// inputs held nothing: then a file is left as it was. An error when a resumed output holds
+/// more records than the input has items.
 pub fn end_run<S>(
     batch: &BatchArgs,
-    output: &Output,
+    output: &mut Output,
     progress: &mut Progress,
     result: Result<S, BatchError>,
     items: (&str, &str),
@@ -149,7 +155,20 @@ pub fn end_run<S>(
         interrupted,
         done,
         resumed: before,
+        empty,
     } = ended(&summary);
+    if interrupted || !empty {
+        match output.begin() {
+            Ok(()) => {}
+            // The reader of standard output went away, as above (a signal still wins).
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                if !interrupted {
+                    return Ok(Err(EXIT_OK));
+                }
+            }
+            Err(error) => bail!("{error}"),
+        }
+    }
     if interrupted {
         let file = batch.output.is_some();
         eprintln!(

@@ -15,7 +15,7 @@ use super::paths;
 use super::show::{write_file, PictureTarget};
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use osolve::drivers::batch::{self, Shard};
+use osolve::drivers::batch::{self, BatchError, Shard};
 use osolve::drivers::output::{Output, ResultOptions};
 use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOptions, GamesSummary};
 use osolve::games::players::Players;
@@ -224,16 +224,19 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         interrupted: s.interrupted,
         done: s.analysed,
         resumed: s.resumed,
+        empty: false,
     };
-    // The statistics of the games finished, written even when the run was interrupted.
-    if let (Some(path), Some(format), Some(players)) =
-        (&args.players, players_format, &sink.players)
+    // The statistics of the games finished, written even when the run was interrupted; not
+    // when it could not start (its tables could not be made): the file is left as it was.
+    let started = !matches!(result, Err(BatchError::Search(_)));
+    if let (Some(path), Some(format), Some(players), true) =
+        (&args.players, players_format, &sink.players, started)
     {
         write_file(path, players_file(format, &players.sorted()).as_bytes())?;
     }
     let mut summary = match end_run(
         batch,
-        &sink.output,
+        &mut sink.output,
         &mut sink.progress,
         result,
         ("game", "games"),

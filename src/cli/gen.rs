@@ -2,13 +2,13 @@
 //! lines with the score (`<board> <side>; +6;`), flushing every batch so an interrupted run
 //! keeps complete lines. Prints the throughput summary on standard error.
 
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use osolve::drivers::output::NewFile;
 use osolve::eval::{builtin, Weights};
 use osolve::learn::gen::{
     generate, refuse_too_deep, Control, GenError, GenOptions, Label, Policy, EXHAUSTED_AFTER,
@@ -103,6 +103,39 @@ fn parse_range(text: &str) -> Result<(u32, u32), String> {
     Ok((lo, hi))
 }
 
+/// Where the positions go: standard output, or a file emptied only when the run begins (see
+/// [`NewFile`]).
+enum Out {
+    Stdout(io::Stdout),
+    File(NewFile),
+}
+
+impl Out {
+    /// Begins the output: a file is emptied (once).
+    fn begin(&mut self) -> io::Result<()> {
+        match self {
+            Out::Stdout(_) => Ok(()),
+            Out::File(file) => file.begin(),
+        }
+    }
+}
+
+impl Write for Out {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match self {
+            Out::Stdout(out) => out.write(bytes),
+            Out::File(file) => file.write(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Out::Stdout(out) => out.flush(),
+            Out::File(file) => file.flush(),
+        }
+    }
+}
+
 /// Runs the subcommand.
 pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     if !(0.0..=1.0).contains(&args.epsilon) {
@@ -142,12 +175,12 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     } else {
         args.output.display().to_string()
     };
-    let sink: Box<dyn Write> = if paths::is_std_stream(&args.output) {
-        Box::new(io::stdout())
+    let sink = if paths::is_std_stream(&args.output) {
+        Out::Stdout(io::stdout())
     } else {
-        let file = File::create(&args.output)
+        let file = NewFile::create(&args.output)
             .with_context(|| format!("cannot create {}", args.output.display()))?;
-        Box::new(file)
+        Out::File(file)
     };
     // Shared by the writer and the progress callback, which flushes after every batch so that
     // a second signal (the process exits at once) still leaves the finished lines in the file.
@@ -187,7 +220,13 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    if let Err(e) = out.borrow_mut().flush() {
+    let mut flushed = out.borrow_mut().flush();
+    // A run that started begins its file even without a line (it is emptied); one that could
+    // not (its solvers' tables) leaves it as it was.
+    if !matches!(result, Err(GenError::Search(_))) {
+        flushed = flushed.and_then(|()| out.borrow_mut().get_mut().begin());
+    }
+    if let Err(e) = flushed {
         // The reader of standard output went away (`| head`): it has what it wanted.
         if e.kind() != io::ErrorKind::BrokenPipe {
             return Err(e).with_context(|| format!("cannot write {output_name}"));

@@ -110,6 +110,12 @@ impl EmptyInputs {
         }
     }
 
+    /// True when every one of the run's `inputs` inputs ended without a position line: the
+    /// run had nothing to work on.
+    pub fn all(&self, inputs: usize) -> bool {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).len() == inputs
+    }
+
     /// Says, one line each, which inputs held no position (`osolve: empty.obf: no positions
     /// (...)`); true when there was one.
     pub fn report(&self) -> bool {

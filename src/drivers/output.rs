@@ -1,5 +1,6 @@
 //! The output of a batch run (`osolve analyze`, `osolve games`): opening it (standard output, a
-//! new file, or with `--resume` the existing file, read back and its record cut short trimmed),
+//! new file ([`NewFile`], emptied only when the run begins; `osolve gen` writes one too), or
+//! with `--resume` the existing file, read back and its record cut short trimmed),
 //! the checks that a resumed output was written with the same options ([`ResultOptions`]) and
 //! from the same input ([`ResumeCheck`]), and the counts of the items written with the time
 //! left ([`Counters`]). Its errors are typed ([`OutputError`], [`ResumeError`]).
@@ -9,7 +10,7 @@
 //! It never prints and knows nothing of terminals or arguments.
 
 use std::fmt::Display;
-use std::fs::{File, OpenOptions};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -193,7 +194,7 @@ pub enum OutputError {
     /// The existing output cannot be continued.
     #[error(transparent)]
     Resume(#[from] ResumeError),
-    /// Writing the header, or reading the file's length or position, failed.
+    /// Reading a resumed file's length or position failed.
     #[error(transparent)]
     Io(#[from] io::Error),
 }
@@ -277,6 +278,102 @@ impl Write for Continued {
     }
 }
 
+/// A new output file that is emptied only when its run begins: opened at once (created when
+/// missing), so that a path that cannot be written stops a command before it starts, but cut
+/// to nothing only at its first write or [`NewFile::begin`]. A command that fails before that
+/// (no memory for its tables, an input without a single item) leaves an existing file as it
+/// was, and removes the file it created (when the value is dropped).
+pub struct NewFile {
+    file: File,
+    path: PathBuf,
+    /// The file was emptied (or written).
+    begun: bool,
+    /// The file did not exist before: removed if the run never begins.
+    created: bool,
+}
+
+impl NewFile {
+    /// Opens `path` for a new output, creating it when missing; nothing in it changes yet.
+    pub fn create(path: &Path) -> io::Result<NewFile> {
+        let (file, created) = match OpenOptions::new().write(true).create_new(true).open(path) {
+            Ok(file) => (file, true),
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(path)?;
+                (file, false)
+            }
+            Err(error) => return Err(error),
+        };
+        Ok(NewFile {
+            file,
+            path: path.to_path_buf(),
+            begun: false,
+            created,
+        })
+    }
+
+    /// Begins the run's output: empties the file (as `File::create` would: only a regular
+    /// file has a length to cut; a device or a pipe is written as it is). Done once.
+    pub fn begin(&mut self) -> io::Result<()> {
+        if !self.begun {
+            if self.file.metadata()?.is_file() {
+                self.file.set_len(0)?;
+            }
+            self.begun = true;
+        }
+        Ok(())
+    }
+}
+
+impl Write for NewFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.begin()?;
+        self.file.write(bytes)
+    }
+
+    /// Flushes what was written; before the first write it leaves the file as it is.
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Drop for NewFile {
+    fn drop(&mut self) {
+        if self.created && !self.begun {
+            // A run that never began leaves no file of its own behind.
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// A writer of an output that can wait before it begins (see [`Output::begin`]).
+trait Begin: Write {
+    /// Begins the output: a [`NewFile`] is emptied; other writers have nothing to do.
+    fn begin(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<B: Begin + ?Sized> Begin for Box<B> {
+    fn begin(&mut self) -> io::Result<()> {
+        (**self).begin()
+    }
+}
+
+impl Begin for io::Stdout {}
+
+/// A resumed output has nothing to begin: its record cut short is trimmed at its first write.
+impl Begin for Continued {}
+
+impl Begin for NewFile {
+    fn begin(&mut self) -> io::Result<()> {
+        NewFile::begin(self)
+    }
+}
+
 /// A writer whose errors name what it writes to (`cannot write out.obf: No space left on
 /// device`), so that a full disk or a closed pipe says which output failed.
 struct Named<W> {
@@ -300,13 +397,21 @@ impl<W: Write> Write for Named<W> {
     }
 }
 
+impl<W: Begin> Begin for Named<W> {
+    fn begin(&mut self) -> io::Result<()> {
+        self.inner.begin().map_err(|e| self.named(e))
+    }
+}
+
 /// Where the records of a run go, the check of those a resumed output already holds, and the
 /// counts of the records written.
 pub struct Output {
     /// Standard output or the file, each record flushed as written; its errors name it.
-    out: Box<dyn Write>,
+    out: Named<Box<dyn Begin>>,
     /// Its name in messages: the path, or [`STANDARD_OUTPUT`].
     name: String,
+    /// The header (and record of the options) of a new output, until it begins.
+    header: Option<String>,
     /// Checks the resumed records against the input.
     pub resumed: ResumeCheck,
     counters: Arc<Counters>,
@@ -317,12 +422,13 @@ pub struct Output {
 pub type Watcher = Box<dyn FnMut(&Counters)>;
 
 impl Output {
-    /// Opens the output: standard output (`path` is `None`), a new (truncated) file, or with
-    /// `resume` the existing file, whose whole records `written` reads back (handed the reader
-    /// and the number of the line it starts at; the record cut short at the end is trimmed
-    /// only once the first new record is written). `header` is written at the top of a new output, after the record of `options`
-    /// in a file; a resumed output whose record differs from `options` is refused before
-    /// anything is changed. `format` names the format in messages.
+    /// Opens the output: standard output (`path` is `None`), a new file ([`NewFile`]: emptied
+    /// only when the run begins), or with `resume` the existing file, whose whole records
+    /// `written` reads back (handed the reader and the number of the line it starts at; the
+    /// record cut short at the end is trimmed only once the first new record is written).
+    /// `header` is written at the top of a new output, after the record of `options` in a
+    /// file, when it begins ([`Output::begin`]); a resumed output whose record differs from
+    /// `options` is refused before anything is changed. `format` names the format in messages.
     pub fn open(
         path: Option<&Path>,
         resume: bool,
@@ -333,7 +439,8 @@ impl Output {
     ) -> Result<Output, OutputError> {
         // Standard output cannot be resumed: it gets no record of the options.
         let Some(path) = path else {
-            return Output::fresh(io::stdout(), STANDARD_OUTPUT.to_string(), header);
+            let out = Box::new(io::stdout());
+            return Ok(Output::fresh(out, STANDARD_OUTPUT.to_string(), header));
         };
         let name = path.display().to_string();
         let header = options.line() + header;
@@ -342,8 +449,8 @@ impl Output {
             source,
         };
         if !resume {
-            let file = File::create(path).map_err(cannot_open)?;
-            return Output::fresh(io::BufWriter::new(file), name, &header);
+            let file = NewFile::create(path).map_err(cannot_open)?;
+            return Ok(Output::fresh(Box::new(file), name, &header));
         }
         // Read only until every check has passed: a refused resume changes nothing.
         let mut file = OpenOptions::new()
@@ -406,18 +513,19 @@ impl Output {
             file: io::BufWriter::new(file),
             pending,
         };
-        let mut output = Output::new(continued, name);
+        let mut output = Output::new(Box::new(continued), name);
         output.resumed.keys = found.keys;
         Ok(output)
     }
 
     /// An output into `inner` called `name`, holding nothing yet.
-    fn new(inner: impl Write + 'static, name: String) -> Output {
+    fn new(inner: Box<dyn Begin>, name: String) -> Output {
         Output {
-            out: Box::new(Named {
+            out: Named {
                 name: name.clone(),
                 inner,
-            }),
+            },
+            header: None,
             resumed: ResumeCheck {
                 keys: Vec::new(),
                 confirmed: 0,
@@ -429,16 +537,24 @@ impl Output {
         }
     }
 
-    /// A new output (not resumed) into `inner`, its header written and flushed.
-    fn fresh(
-        inner: impl Write + 'static,
-        name: String,
-        header: &str,
-    ) -> Result<Output, OutputError> {
+    /// A new output (not resumed) into `inner`, its header written when it begins.
+    fn fresh(inner: Box<dyn Begin>, name: String, header: &str) -> Output {
         let mut output = Output::new(inner, name);
-        output.out.write_all(header.as_bytes())?;
-        output.out.flush()?;
-        Ok(output)
+        output.header = Some(header.to_string());
+        output
+    }
+
+    /// Begins a new output, once: a new file is emptied, and the header written and flushed.
+    /// The first record begins it; a run that writes none begins it at its end, unless it
+    /// failed before it began (no memory for its tables, an input without an item): such a
+    /// run leaves the file as it was. A resumed output has nothing to begin.
+    pub fn begin(&mut self) -> io::Result<()> {
+        if let Some(header) = self.header.take() {
+            self.out.begin()?;
+            self.out.write_all(header.as_bytes())?;
+            self.out.flush()?;
+        }
+        Ok(())
     }
 
     /// The output's name in messages: its path, or [`STANDARD_OUTPUT`].
@@ -449,6 +565,7 @@ impl Output {
     /// Writes and flushes one finished item's record, and counts it with its nodes and its
     /// `work` (the number `drivers::batch::work` gave it).
     pub fn write(&mut self, record: &str, nodes: u64, work: f64) -> io::Result<()> {
+        self.begin()?;
         self.out.write_all(record.as_bytes())?;
         self.out.flush()?;
         self.counters.advance(nodes, work);
@@ -859,6 +976,46 @@ mod tests {
         let missing = dir.path().join("no/such/dir");
         let message = format!("cannot open {}", missing.display());
         assert_eq!(open(&missing).err().unwrap().to_string(), message);
+    }
+
+    #[test]
+    fn a_new_output_changes_nothing_until_it_begins() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = options(false, "othello", None);
+        let open = |path: &Path| {
+            Output::open(
+                Some(path),
+                false,
+                "key\n",
+                &"TEST",
+                &options,
+                |reader, first| lines(reader, first),
+            )
+        };
+        // A run that never begins leaves an existing file as it was, and no file of its own.
+        let kept = dir.path().join("kept.txt");
+        fs::write(&kept, "old\n").unwrap();
+        drop(open(&kept).unwrap());
+        assert_eq!(fs::read_to_string(&kept).unwrap(), "old\n");
+        let new = dir.path().join("new.txt");
+        drop(open(&new).unwrap());
+        assert!(!new.exists());
+        // One that begins without a record gets the header alone, once.
+        let mut output = open(&kept).unwrap();
+        output.begin().unwrap();
+        output.begin().unwrap();
+        assert_eq!(fs::read_to_string(&kept).unwrap(), "key\n");
+        drop(output);
+        let mut output = open(&new).unwrap();
+        output.begin().unwrap();
+        drop(output);
+        assert_eq!(fs::read_to_string(&new).unwrap(), "key\n");
+        // A new file begins at its first write, not at a flush.
+        let mut file = NewFile::create(&kept).unwrap();
+        file.flush().unwrap();
+        assert_eq!(fs::read_to_string(&kept).unwrap(), "key\n");
+        file.write_all(b"first\n").unwrap();
+        assert_eq!(fs::read_to_string(&kept).unwrap(), "first\n");
     }
 
     #[test]
