@@ -4,7 +4,8 @@
 //! for every command that makes one, which then leaves the file it was to write as it was (as
 //! `analyze` does on an input without a position); a full output device is named; `-o -` is
 //! standard output; a WThor or GGF file given to `solve` points at `games`; an input without a
-//! position is one line and exit 2 for every command that reads positions; a board with no
+//! position is one line and exit 2 for every command that reads positions, and one without a
+//! game for `games`; a board with no
 //! discs cannot occur; `show --svg` of several positions needs a directory and numbers its
 //! pictures so they sort; `train` fails when no weight set could be fitted; `gen
 //! --search-depth` marks its labels and `analyze --check` does not take them as exact.
@@ -364,6 +365,55 @@ fn an_input_without_positions_is_one_line_and_bad_input_for_every_command() {
         stderr.starts_with(&(said("notes.obf") + "analysed 1 position, 8 moves scored")),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_games_input_without_games_is_one_line_and_bad_input() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("empty.txt"), "").unwrap();
+    fs::write(dir.path().join("notes.txt"), "# only\n\n% comments\n").unwrap();
+    let said = |name: &str| {
+        format!(
+            "osolve: {name}: no games (the input is empty or has only blank lines and \
+             comments)\n"
+        )
+    };
+    let games = |inputs: &[&str], out: &str| {
+        let args = [
+            &["games"],
+            inputs,
+            &["--empties", "10", "-q", "--threads", "1", "--hash-mb", "16"],
+            &["-o", out],
+        ]
+        .concat();
+        run_in(dir.path(), &args)
+    };
+    let earlier = "an earlier run's results\n";
+    for name in ["empty.txt", "notes.txt"] {
+        fs::write(dir.path().join("kept.txt"), earlier).unwrap();
+        let (code, stdout, stderr) = games(&[name], "kept.txt");
+        assert_eq!((code, stdout.as_str()), (2, ""), "{name}: {stderr}");
+        assert_eq!(stderr, said(name));
+        // Nothing to solve: the output stays as it was.
+        let kept = fs::read_to_string(dir.path().join("kept.txt")).unwrap();
+        assert_eq!(kept, earlier);
+    }
+    let (code, stdout, stderr) =
+        run_with_input(&["games", "-", "--empties", "10", "-q"], "\n# nothing\n");
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(stderr, said("<stdin>"));
+    // The other inputs are still solved, as without the empty one, and the exit code is 2.
+    let sample = root().join("tests/data/games/sample.txt");
+    let sample = sample.to_str().unwrap();
+    let (code, _, stderr) = games(&[sample], "alone.txt");
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let (code, _, stderr) = games(&["empty.txt", sample], "with.txt");
+    assert_eq!(code, 2);
+    assert_eq!(stderr, said("empty.txt"));
+    let alone = fs::read_to_string(dir.path().join("alone.txt")).unwrap();
+    let with = fs::read_to_string(dir.path().join("with.txt")).unwrap();
+    assert!(alone.contains(&format!("{sample}#6")), "{alone}");
+    assert_eq!(with, alone);
 }
 
 #[test]

@@ -9,7 +9,7 @@
 use super::args::{LimitArgs, REFUSED_HINT};
 use super::batch::{end_run, exit_code, BatchArgs, Ended, Progress};
 use super::exit::EXIT_BAD_INPUT;
-use super::inputs::check_readable;
+use super::inputs::{check_readable, EmptyInputs};
 use super::interrupt::interrupt;
 use super::paths;
 use super::show::{write_file, PictureTarget};
@@ -21,6 +21,7 @@ use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOption
 use osolve::games::players::Players;
 use osolve::games::wthor::Names;
 use osolve::games::{count_games, inputs, Game, GameError, GameErrorKind};
+use osolve::notation::input_name;
 use osolve::report::batch::{
     already_in_output, refusal, skipped_line, what_next, SKIPPED_UNFINISHED,
 };
@@ -88,8 +89,8 @@ pub struct GamesArgs {
 }
 
 /// Runs the subcommand: exit 0 when all went well, 1 when `--check-theoretical` found a
-/// disagreement, 2 when a bad game or file was skipped, 130 when interrupted (after flushing
-/// every finished game).
+/// disagreement, 2 when a bad game or file was skipped or a file held no game, 130 when
+/// interrupted (after flushing every finished game).
 pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
     args.batch.normalize();
     // The signal handler goes in before anything can take long.
@@ -215,20 +216,27 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         pictures,
         players: args.players.as_ref().map(|_| Players::default()),
     };
-    let result = analyze_games(
-        inputs(args.files.clone(), args.from_end),
-        &options,
-        &mut sink,
-    );
+    // Each file read to its end without a game is said after the run.
+    let empty_inputs = EmptyInputs::of_games();
+    let watched = empty_inputs.clone();
+    let from_end = args.from_end;
+    let games = args
+        .files
+        .clone()
+        .into_iter()
+        .flat_map(move |path| watched.watch(input_name(&path), inputs(vec![path], from_end)));
+    let result = analyze_games(games, &options, &mut sink);
+    let all_empty = empty_inputs.all(args.files.len());
     let ended = |s: &GamesSummary| Ended {
         interrupted: s.interrupted,
         done: s.analysed,
         resumed: s.resumed,
-        empty: false,
+        empty: all_empty,
     };
     // The statistics of the games finished, written even when the run was interrupted; not
-    // when it could not start (its tables could not be made): the file is left as it was.
-    let started = !matches!(result, Err(BatchError::Search(_)));
+    // when it could not start (its tables could not be made) or had no game to read: the
+    // file is left as it was.
+    let started = !matches!(result, Err(BatchError::Search(_))) && !all_empty;
     if let (Some(path), Some(format), Some(players), true) =
         (&args.players, players_format, &sink.players, started)
     {
@@ -245,6 +253,7 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         Ok(summary) => summary,
         Err(code) => return Ok(code),
     };
+    let empty = empty_inputs.report();
     // The verdict of the whole output: the resumed games count as if checked now.
     summary.merge_resumed(std::mem::take(&mut sink.resumed_check));
     if batch.quiet {
@@ -260,7 +269,7 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
     let wrong = args.check_theoretical && !summary.disagreements.is_empty();
     Ok(exit_code(
         wrong,
-        !summary.skipped.is_empty() || summary.refused > 0,
+        !summary.skipped.is_empty() || summary.refused > 0 || empty,
     ))
 }
 

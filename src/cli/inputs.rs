@@ -1,8 +1,9 @@
 //! The inputs of every command that reads files: a file of positions opened with a one-line
 //! message naming it when it cannot be read or is a games file, the check that any input
-//! can be read at all, and the inputs found to hold no position once read. At the bottom of
-//! cli/.
+//! can be read at all, and the inputs found to hold no position (or no game) once read. At the
+//! bottom of cli/.
 
+use osolve::games::NoGames;
 use osolve::notation::sniff::{sniff, FileKind, HEAD_LEN};
 use osolve::notation::{open_path, DynRead, NoPositions, PositionReader, INLINE_NAME};
 use std::io::{self, Read};
@@ -93,12 +94,26 @@ pub fn check_readable(path: &Path, expected: &str) -> Result<(), String> {
 }
 
 /// The inputs read to their end without a single position line, good or bad (empty, or only
-/// blank lines and comments), noted as each ends: every command reports them after its run,
-/// one line each, as bad input (exit code 2). Shared with the thread that reads the inputs.
+/// blank lines and comments), or for `games` without a single game, noted as each ends: every
+/// command reports them after its run, one line each, as bad input (exit code 2). Shared with
+/// the thread that reads the inputs.
 #[derive(Clone, Default)]
-pub struct EmptyInputs(Arc<Mutex<Vec<NoPositions>>>);
+pub struct EmptyInputs {
+    /// The names of the inputs found empty, in the order they ended.
+    names: Arc<Mutex<Vec<String>>>,
+    /// The inputs are games files: an empty one holds no game.
+    games: bool,
+}
 
 impl EmptyInputs {
+    /// The empty inputs of `games`, said as holding no game.
+    pub fn of_games() -> EmptyInputs {
+        EmptyInputs {
+            games: true,
+            ..EmptyInputs::default()
+        }
+    }
+
     /// `items`, those of the input called `name` (as its positions' sources name it), noted
     /// here if they end without one.
     pub fn watch<I: Iterator>(&self, name: String, items: I) -> Watched<I> {
@@ -113,17 +128,36 @@ impl EmptyInputs {
     /// True when every one of the run's `inputs` inputs ended without a position line: the
     /// run had nothing to work on.
     pub fn all(&self, inputs: usize) -> bool {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).len() == inputs
+        self.noted().len() == inputs
     }
 
     /// Says, one line each, which inputs held no position (`osolve: empty.obf: no positions
-    /// (...)`); true when there was one.
+    /// (...)`) or no game (`osolve: empty.txt: no games (...)`); true when there was one.
     pub fn report(&self) -> bool {
-        let empty = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        for input in empty.iter() {
-            eprintln!("osolve: {input}");
+        let said = self.said();
+        for line in &said {
+            eprintln!("osolve: {line}");
         }
-        !empty.is_empty()
+        !said.is_empty()
+    }
+
+    /// What is said of each empty input, in order.
+    fn said(&self) -> Vec<String> {
+        self.noted()
+            .iter()
+            .map(|name| {
+                let name = name.clone();
+                if self.games {
+                    NoGames { name }.to_string()
+                } else {
+                    NoPositions { name }.to_string()
+                }
+            })
+            .collect()
+    }
+
+    fn noted(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
+        self.names.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -146,8 +180,7 @@ impl<I: Iterator> Iterator for Watched<I> {
             // Noted once: a second call after the end finds it seen.
             self.seen = true;
             let name = std::mem::take(&mut self.name);
-            let mut empty = self.inputs.0.lock().unwrap_or_else(|e| e.into_inner());
-            empty.push(NoPositions { name });
+            self.inputs.noted().push(name);
         }
         item
     }
@@ -175,16 +208,22 @@ mod tests {
         );
         assert!(bad.next().unwrap().is_err());
         assert!(bad.next().is_none() && bad.next().is_none());
-        let noted = inputs.0.lock().unwrap().clone();
         assert_eq!(
-            noted,
-            [NoPositions {
-                name: "empty.obf".to_string()
-            }]
+            inputs.said(),
+            ["empty.obf: no positions (the input is empty or has only blank lines and comments)"]
+        );
+        assert!(!inputs.all(2) && inputs.all(1));
+        // Games files without a game are said to hold no games.
+        let games = EmptyInputs::of_games();
+        assert_eq!(
+            games
+                .watch("g.txt".into(), std::iter::empty::<()>())
+                .count(),
+            0
         );
         assert_eq!(
-            noted[0].to_string(),
-            "empty.obf: no positions (the input is empty or has only blank lines and comments)"
+            games.said(),
+            ["g.txt: no games (the input is empty or has only blank lines and comments)"]
         );
     }
 

@@ -38,6 +38,16 @@ pub type DynRead = Box<dyn BufRead + Send>;
 /// The games of one input, read as they are needed.
 pub type GameItems = Box<dyn Iterator<Item = Result<Game, GameError>> + Send>;
 
+/// An input of games that holds none: it is empty, or has only blank lines and comments. The
+/// commands report it as bad input (`osolve: empty.txt: no games (...)`, exit code 2), as they
+/// report an input without a position ([`crate::notation::NoPositions`]); a reader just ends.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: no games (the input is empty or has only blank lines and comments)")]
+pub struct NoGames {
+    /// The input's name, as its games' names give it (a path, `<stdin>`).
+    pub name: String,
+}
+
 /// Opens a games file (`-` is standard input), tells its kind from its content and streams its
 /// games. A file that cannot be opened is a single error item; a game whose moves stop before
 /// it is over is an error ([`GameErrorKind::Unfinished`]).
