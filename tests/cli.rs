@@ -3,7 +3,7 @@
 //! replayed with the board engine, inputs in command-line order, every kind of bad input (a bad
 //! line, invalid UTF-8, a missing file, a directory) with its message and exit code, an
 //! interrupted run (130, also after a bad line, and for `analyze`, while more input is
-//! awaited), and `perft`. Each test runs the real binary with assert_cmd and checks the
+//! awaited; `show` and `bench --suite -` while they wait for standard input), and `perft`. Each test runs the real binary with assert_cmd and checks the
 //! values it prints, not just that it ran.
 
 use std::time::Duration;
@@ -524,6 +524,32 @@ fn a_signal_while_more_input_is_awaited_exits_130_after_a_bad_line() {
         std::thread::sleep(Duration::from_millis(300));
         let status = running.wait();
         assert_eq!(common::code(status), 130, "{command}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_while_show_or_bench_waits_for_standard_input_exits_130() {
+    // Both read their whole input before anything else; nothing comes on it here, and a
+    // signal ends them at once, saying so, as any command's (they were killed by it).
+    let cases: [(&[&str], &str, &str); 4] = [
+        (&["show", "-"], "-INT", "interrupted: 0 positions shown\n"),
+        (&["show", "-"], "-TERM", "interrupted: 0 positions shown\n"),
+        (&["bench", "--suite", "-"], "-INT", "interrupted\n"),
+        (&["bench", "--suite", "-"], "-TERM", "interrupted\n"),
+    ];
+    for (args, signal, said) in cases {
+        let mut waiting = Background::waiting(root(), args);
+        // Far longer than starting takes: the program waits on its input by then.
+        std::thread::sleep(Duration::from_millis(1000));
+        waiting.signal(signal);
+        let stopped = waiting.stop_within(Duration::from_secs(60));
+        let ended = (
+            stopped.code,
+            stopped.stdout.as_str(),
+            stopped.stderr.as_str(),
+        );
+        assert_eq!(ended, (130, "", said), "{args:?} {signal}");
     }
 }
 

@@ -55,7 +55,10 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
             bail!("{message}");
         }
     }
-    let suite = match Suite::load_with(&args.suite, args.variant.variant()) {
+    // Nothing is measured before the whole suite is read: a signal meanwhile (`--suite -` may
+    // keep it waiting on standard input) ends the run at once.
+    let load = || Suite::load_with(&args.suite, args.variant.variant());
+    let suite = match interrupt().at_once_while(None, load) {
         // The file holds no position: said as every command says it.
         Err(BenchError::Empty(empty)) => {
             eprintln!("osolve: {empty}");

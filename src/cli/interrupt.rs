@@ -49,16 +49,37 @@ impl Interrupt {
             std::process::exit(EXIT_INTERRUPTED);
         }
     }
+    /// Runs `read` with the first signal ending the process at once with `EXIT_INTERRUPTED`,
+    /// saying `farewell()` (`None`: `interrupted`): for the input a command reads whole before
+    /// it starts (`show`, `bench --suite`), when nothing is finished to keep and standard input
+    /// may be waited on for ever. Afterwards a signal stops the searches again.
+    pub fn at_once_while<T>(&self, farewell: Option<Farewell>, read: impl FnOnce() -> T) -> T {
+        let kept = std::mem::replace(&mut *self.farewells(), farewell);
+        let was = self.at_once.swap(true, Ordering::SeqCst);
+        if self.is_set() {
+            self.end();
+        }
+        let value = read();
+        self.at_once.store(was, Ordering::SeqCst);
+        *self.farewells() = kept;
+        value
+    }
+    fn farewells(&self) -> std::sync::MutexGuard<'_, Option<Farewell>> {
+        self.farewell.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    /// Ends the process with `EXIT_INTERRUPTED`, saying the farewell (or `interrupted`).
+    fn end(&self) -> ! {
+        match self.farewells().as_ref() {
+            Some(message) => eprintln!("{}", message()),
+            None => eprintln!("interrupted"),
+        }
+        std::process::exit(EXIT_INTERRUPTED);
+    }
     fn trigger(&self) {
         // A second signal means "now": the first one is still waiting for a search or for
         // input (a terminal on standard input) to finish.
         if self.flag.swap(true, Ordering::SeqCst) || self.at_once.load(Ordering::SeqCst) {
-            let farewell = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
-            match farewell.as_ref() {
-                Some(message) => eprintln!("{}", message()),
-                None => eprintln!("interrupted"),
-            }
-            std::process::exit(EXIT_INTERRUPTED);
+            self.end();
         }
         for h in self
             .handles

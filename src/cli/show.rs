@@ -242,7 +242,12 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         eprintln!("osolve: {refused}");
         return Ok(EXIT_BAD_INPUT);
     }
-    let (items, mut bad_input) = read_inputs(&args, variant)?;
+    let interrupt = super::interrupt::interrupt();
+    // Nothing is shown before every input is read: a signal meanwhile (standard input may keep
+    // it waiting) ends the run at once, with what a signal before the first picture says.
+    let farewell = Box::new(|| interrupted_line(0));
+    let (items, mut bad_input) =
+        interrupt.at_once_while(Some(farewell), || read_inputs(&args, variant))?;
     let svg_target = args
         .svg
         .as_deref()
@@ -257,7 +262,6 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
             target.refuse_inputs(what, args.files.iter().map(PathBuf::as_path))?;
         }
     }
-    let interrupt = super::interrupt::interrupt();
     // The live line of each search on a terminal, unless --quiet.
     let live = super::spinner::Live::new(args.quiet);
     let marking = if args.analyze {

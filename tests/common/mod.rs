@@ -322,6 +322,8 @@ pub struct Background {
     child: Child,
     stdout: BufReader<ChildStdout>,
     signalled: Option<Instant>,
+    /// Standard input, held open until the program ends (see [`Background::waiting`]).
+    input: Option<ChildStdin>,
 }
 
 /// How a background run ended.
@@ -338,9 +340,22 @@ pub struct Stopped {
 impl Background {
     /// Starts `osolve ARGS` in `dir`.
     pub fn start(dir: &Path, args: &[&str]) -> Background {
+        Background::spawn(dir, args, Stdio::inherit())
+    }
+
+    /// Starts `osolve ARGS` in `dir` with a pipe for standard input that stays open and empty
+    /// until the program ends: it waits on its input as on a terminal where nothing is typed.
+    pub fn waiting(dir: &Path, args: &[&str]) -> Background {
+        let mut running = Background::spawn(dir, args, Stdio::piped());
+        running.input = running.child.stdin.take();
+        running
+    }
+
+    fn spawn(dir: &Path, args: &[&str], input: Stdio) -> Background {
         let mut child = Process::new(binary())
             .current_dir(dir)
             .args(args)
+            .stdin(input)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -350,6 +365,7 @@ impl Background {
             child,
             stdout,
             signalled: None,
+            input: None,
         }
     }
 
@@ -381,9 +397,11 @@ impl Background {
             child,
             mut stdout,
             signalled,
+            input,
         } = self;
         let watchdog = Watchdog::arm(child.id(), limit);
         let output = child.wait_with_output().expect("osolve is waited for");
+        drop(input);
         let took = signalled.map_or(Duration::ZERO, |at| at.elapsed());
         assert!(!watchdog.disarm(), "osolve did not stop within {limit:?}");
         let mut rest = String::new();
