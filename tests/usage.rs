@@ -417,6 +417,51 @@ fn a_games_input_without_games_is_one_line_and_bad_input() {
 }
 
 #[test]
+fn games_on_inputs_without_a_game_prints_no_summary() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("empty.txt"), "").unwrap();
+    fs::write(dir.path().join("notes.txt"), "# only a comment\n").unwrap();
+    let said = |name: &str| {
+        format!(
+            "osolve: {name}: no games (the input is empty or has only blank lines and \
+             comments)\n"
+        )
+    };
+    // Not quiet, and with the check: the empty inputs are said, and nothing after them (no
+    // `read 0 games`, no `checked 0 games`, no `solved 0 positions`).
+    let modes: [&[&str]; 3] = [
+        &["--empties", "10"],
+        &["--empties", "10", "--check-theoretical"],
+        &["--check-theoretical", "-q"],
+    ];
+    for mode in modes {
+        let args = [&["games", "empty.txt", "notes.txt"], mode].concat();
+        let (code, stdout, stderr) = run_in(dir.path(), &args);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}");
+        assert_eq!(stderr, said("empty.txt") + &said("notes.txt"), "{args:?}");
+    }
+    // Beside an input with games, the summary is still written, after the line.
+    let sample = root().join("tests/data/games/sample.txt");
+    let (code, _, stderr) = run_in(
+        dir.path(),
+        &[
+            "games",
+            "empty.txt",
+            sample.to_str().unwrap(),
+            "--empties",
+            "4",
+            "--threads",
+            "1",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with(&(said("empty.txt") + "read 6 games: 6 analysed, 0 skipped\n")),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_board_with_no_discs_is_refused() {
     let empty = format!("{} X", "-".repeat(64));
     let (code, stdout, stderr) = run_in(root(), &["solve", "-p", &empty]);

@@ -254,6 +254,11 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         Err(code) => return Ok(code),
     };
     let empty = empty_inputs.report();
+    if all_empty {
+        // Each input has said it holds no game: a summary of nothing read, solved or checked
+        // would only repeat it in zeros.
+        return Ok(exit_code(false, true));
+    }
     // The verdict of the whole output: the resumed games count as if checked now.
     summary.merge_resumed(std::mem::take(&mut sink.resumed_check));
     if batch.quiet {
