@@ -268,6 +268,45 @@ fn an_input_without_positions_leaves_the_output_alone() {
 }
 
 #[test]
+fn analyze_on_inputs_without_a_position_prints_no_summary() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("empty.obf"), "").unwrap();
+    fs::write(dir.path().join("ffo-1.obf"), format!("{FFO_1}\n")).unwrap();
+    let said = "osolve: empty.obf: no positions (the input is empty or has only blank lines and \
+                comments)\n";
+    // Not quiet, and with the check: the line, and no `analysed 0 positions` or `checked 0
+    // positions` after it.
+    let modes: [&[&str]; 3] = [&[], &["--check"], &["--check", "-q"]];
+    for mode in modes {
+        let args = [&["analyze", "empty.obf"], mode].concat();
+        let (code, stdout, stderr) = run_in(dir.path(), &args);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}");
+        assert_eq!(stderr, said, "{args:?}");
+    }
+    // Beside an input with a position, the summary and the verdict follow the line.
+    let (code, _, stderr) = run_in(
+        dir.path(),
+        &[
+            "analyze",
+            "empty.obf",
+            "ffo-1.obf",
+            "--check",
+            "--threads",
+            "1",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with(&format!("{said}analysed 1 position, 8 moves scored")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("checked 1 position: 1 correct, 0 wrong\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn dash_is_standard_output_everywhere() {
     let dir = temp_dir();
     fs::write(dir.path().join("one.obf"), format!("{FFO_1}\n")).unwrap();

@@ -212,12 +212,12 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
             watched.watch(input_name(&path), inputs_with(vec![path], variant))
         });
     let result = analyze(inputs, &options, &mut sink);
-    let input_count = args.files.len();
+    let all_empty = empty_inputs.all(args.files.len());
     let ended = |s: &Summary| Ended {
         interrupted: s.interrupted,
         done: s.positions,
         resumed: s.resumed,
-        empty: empty_inputs.all(input_count),
+        empty: all_empty,
     };
     let items = ("position", "positions");
     let mut summary = match end_run(
@@ -232,6 +232,11 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         Err(code) => return Ok(code),
     };
     let empty = empty_inputs.report();
+    if all_empty {
+        // Each input has said it holds no position: a summary of nothing analysed or checked
+        // would only repeat it in zeros.
+        return Ok(exit_code(false, true));
+    }
     // The verdict of the whole output: the resumed positions count as if checked now.
     summary.merge_resumed(&sink.resumed_check);
     if batch.quiet {
