@@ -17,7 +17,9 @@ use osolve::notation::format_board;
 use osolve::report::games::JsonRecord;
 
 mod common;
-use common::{interrupt_after, osolve, run, spawn, temp_dir, text, whole_lines};
+use common::{
+    finished, interrupt_after, osolve, osolve_in, run, spawn, temp_dir, text, whole_lines,
+};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games");
 
@@ -571,6 +573,43 @@ fn corrupted_files_are_reported_and_the_rest_is_analysed() {
             "osolve: cannot read {missing}: No such file or directory (os error 2)\n\
              osolve: cannot read {directory}: it is a directory, expected a games file\n"
         )
+    );
+}
+
+#[test]
+fn a_wthor_file_whose_header_counts_no_game_is_said_to_be_one() {
+    let dir = temp_dir();
+    // sample.wtb's header with a count of 0, and nothing after it.
+    let sample = fs::read(data("sample.wtb")).unwrap();
+    let mut header = Header::parse(sample[..HEADER_LEN].try_into().unwrap());
+    header.games = 0;
+    let zero = write_bytes(dir.path(), "zero.wtb", &header.to_bytes());
+    let said = |name: &str| {
+        format!(
+            "osolve: {name}: no games (the input is a WThor file whose header counts 0 games)\n"
+        )
+    };
+    let (code, stdout, stderr) =
+        finished(osolve_in(dir.path()).args(["games", "zero.wtb", "--empties", "10", "-q"]));
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(stderr, said("zero.wtb"));
+    // Read from standard input, it is told apart by its content alone.
+    let (code, stdout, stderr) = finished(
+        osolve()
+            .args(["games", "-", "--check-theoretical", "-q"])
+            .write_stdin(fs::read(&zero).unwrap()),
+    );
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(stderr, said("<stdin>"));
+    // A text input without a game is still said to be one.
+    fs::write(dir.path().join("empty.txt"), "").unwrap();
+    let (code, _, stderr) =
+        finished(osolve_in(dir.path()).args(["games", "empty.txt", "--empties", "10", "-q"]));
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "osolve: empty.txt: no games (the input is empty or has only blank lines and \
+         comments)\n"
     );
 }
 

@@ -20,7 +20,7 @@ use osolve::drivers::output::{Output, ResultOptions};
 use osolve::games::analysis::{analyze_games, GameAnalysis, GameWork, GamesOptions, GamesSummary};
 use osolve::games::players::Players;
 use osolve::games::wthor::Names;
-use osolve::games::{count_games, inputs, Game, GameError, GameErrorKind};
+use osolve::games::{count_games, open_games_input, Game, GameError, GameErrorKind};
 use osolve::notation::input_name;
 use osolve::report::batch::{
     already_in_output, refusal, skipped_line, what_next, SKIPPED_UNFINISHED,
@@ -217,14 +217,13 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
         players: args.players.as_ref().map(|_| Players::default()),
     };
     // Each file read to its end without a game is said after the run.
-    let empty_inputs = EmptyInputs::of_games();
+    let empty_inputs = EmptyInputs::default();
     let watched = empty_inputs.clone();
     let from_end = args.from_end;
-    let games = args
-        .files
-        .clone()
-        .into_iter()
-        .flat_map(move |path| watched.watch(input_name(&path), inputs(vec![path], from_end)));
+    // Each input is opened when the one before it ends.
+    let games = args.files.clone().into_iter().flat_map(move |path| {
+        watched.watch_games(input_name(&path), open_games_input(&path, from_end))
+    });
     let result = analyze_games(games, &options, &mut sink);
     let all_empty = empty_inputs.all(args.files.len());
     let ended = |s: &GamesSummary| Ended {

@@ -3,7 +3,7 @@
 //! can be read at all, and the inputs found to hold no position (or no game) once read. At the
 //! bottom of cli/.
 
-use osolve::games::NoGames;
+use osolve::games::{GameItems, GamesInput, NoGames};
 use osolve::notation::sniff::{sniff, FileKind, HEAD_LEN};
 use osolve::notation::{open_path, DynRead, NoPositions, PositionReader, INLINE_NAME};
 use std::io::{self, Read};
@@ -99,27 +99,32 @@ pub fn check_readable(path: &Path, expected: &str) -> Result<(), String> {
 /// the thread that reads the inputs.
 #[derive(Clone, Default)]
 pub struct EmptyInputs {
-    /// The names of the inputs found empty, in the order they ended.
-    names: Arc<Mutex<Vec<String>>>,
-    /// The inputs are games files: an empty one holds no game.
-    games: bool,
+    /// What is said of each input found empty (`empty.obf: no positions (...)`), in the order
+    /// they ended.
+    said: Arc<Mutex<Vec<String>>>,
 }
 
 impl EmptyInputs {
-    /// The empty inputs of `games`, said as holding no game.
-    pub fn of_games() -> EmptyInputs {
-        EmptyInputs {
-            games: true,
-            ..EmptyInputs::default()
-        }
+    /// `items`, those of the input called `name` (as its positions' sources name it), noted
+    /// here as holding no position if they end without one.
+    pub fn watch<I: Iterator>(&self, name: String, items: I) -> Watched<I> {
+        self.watch_saying(NoPositions { name }.to_string(), items)
     }
 
-    /// `items`, those of the input called `name` (as its positions' sources name it), noted
-    /// here if they end without one.
-    pub fn watch<I: Iterator>(&self, name: String, items: I) -> Watched<I> {
+    /// The games of `input`, called `name` (as its games' names give it), noted here as
+    /// holding no game if they end without one, said as its kind says it ([`NoGames`]).
+    pub fn watch_games(&self, name: String, input: GamesInput) -> Watched<GameItems> {
+        let said = NoGames {
+            name,
+            why: input.why_empty,
+        };
+        self.watch_saying(said.to_string(), input.games)
+    }
+
+    fn watch_saying<I: Iterator>(&self, said: String, items: I) -> Watched<I> {
         Watched {
             items,
-            name,
+            said,
             seen: false,
             inputs: self.clone(),
         }
@@ -143,28 +148,19 @@ impl EmptyInputs {
 
     /// What is said of each empty input, in order.
     fn said(&self) -> Vec<String> {
-        self.noted()
-            .iter()
-            .map(|name| {
-                let name = name.clone();
-                if self.games {
-                    NoGames { name }.to_string()
-                } else {
-                    NoPositions { name }.to_string()
-                }
-            })
-            .collect()
+        self.noted().clone()
     }
 
     fn noted(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
-        self.names.lock().unwrap_or_else(|e| e.into_inner())
+        self.said.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 /// The items of one input, watched for its end (see [`EmptyInputs::watch`]).
 pub struct Watched<I> {
     items: I,
-    name: String,
+    /// What is said of the input if it ends without an item.
+    said: String,
     seen: bool,
     inputs: EmptyInputs,
 }
@@ -179,8 +175,8 @@ impl<I: Iterator> Iterator for Watched<I> {
         } else if !self.seen {
             // Noted once: a second call after the end finds it seen.
             self.seen = true;
-            let name = std::mem::take(&mut self.name);
-            self.inputs.noted().push(name);
+            let said = std::mem::take(&mut self.said);
+            self.inputs.noted().push(said);
         }
         item
     }
@@ -189,6 +185,7 @@ impl<I: Iterator> Iterator for Watched<I> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use osolve::games::Empty;
 
     #[test]
     fn an_input_is_noted_when_it_ends_without_a_position_line() {
@@ -213,17 +210,21 @@ mod tests {
             ["empty.obf: no positions (the input is empty or has only blank lines and comments)"]
         );
         assert!(!inputs.all(2) && inputs.all(1));
-        // Games files without a game are said to hold no games.
-        let games = EmptyInputs::of_games();
-        assert_eq!(
-            games
-                .watch("g.txt".into(), std::iter::empty::<()>())
-                .count(),
-            0
-        );
+        // Games files without a game are said to hold no games, as their kind says it.
+        let games = EmptyInputs::default();
+        for (name, why_empty) in [("g.txt", Empty::Blank), ("g.wtb", Empty::WthorHeader)] {
+            let input = GamesInput {
+                games: Box::new(std::iter::empty()),
+                why_empty,
+            };
+            assert_eq!(games.watch_games(name.into(), input).count(), 0);
+        }
         assert_eq!(
             games.said(),
-            ["g.txt: no games (the input is empty or has only blank lines and comments)"]
+            [
+                "g.txt: no games (the input is empty or has only blank lines and comments)",
+                "g.wtb: no games (the input is a WThor file whose header counts 0 games)"
+            ]
         );
     }
 

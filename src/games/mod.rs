@@ -38,28 +38,83 @@ pub type DynRead = Box<dyn BufRead + Send>;
 /// The games of one input, read as they are needed.
 pub type GameItems = Box<dyn Iterator<Item = Result<Game, GameError>> + Send>;
 
-/// An input of games that holds none: it is empty, or has only blank lines and comments. The
-/// commands report it as bad input (`osolve: empty.txt: no games (...)`, exit code 2), as they
-/// report an input without a position ([`crate::notation::NoPositions`]); a reader just ends.
+/// An input of games that holds none: a text input that is empty or has only blank lines and
+/// comments, or a WThor file whose header counts no game. The commands report it as bad input
+/// (`osolve: empty.txt: no games (...)`, exit code 2), as they report an input without a
+/// position ([`crate::notation::NoPositions`]); a reader just ends.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{name}: no games (the input is empty or has only blank lines and comments)")]
+#[error("{name}: no games ({why})")]
 pub struct NoGames {
     /// The input's name, as its games' names give it (a path, `<stdin>`).
     pub name: String,
+    /// What kind of input it is, which says why it holds no game.
+    pub why: Empty,
+}
+
+/// Why an input of games holds none ([`NoGames`]), from its kind: the readers of the other
+/// kinds (GGF, binary data, a file that cannot be read) always hand out an item, a game or
+/// an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Empty {
+    /// Text (one transcript a line) that is empty or has only blank lines and comments.
+    Blank,
+    /// A WThor file of its 16-byte header alone, which counts 0 games (every other WThor file
+    /// without a game is an error of the file: too short, a names file, a miscount).
+    WthorHeader,
+}
+
+impl std::fmt::Display for Empty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Empty::Blank => "the input is empty or has only blank lines and comments",
+            Empty::WthorHeader => "the input is a WThor file whose header counts 0 games",
+        })
+    }
+}
+
+/// The games of one input, and what [`NoGames`] says of it when they end without one.
+pub struct GamesInput {
+    /// The games (and errors) of the input, read as they are needed.
+    pub games: GameItems,
+    /// Why the input holds no game, should it hold none.
+    pub why_empty: Empty,
 }
 
 /// Opens a games file (`-` is standard input), tells its kind from its content and streams its
 /// games. A file that cannot be opened is a single error item; a game whose moves stop before
 /// it is over is an error ([`GameErrorKind::Unfinished`]).
 pub fn open_games(path: &Path) -> GameItems {
-    Box::new(open_games_from_end(path).map(|item| match item {
-        Ok(game) if game.ended_early() => Err(game.unfinished_error()),
-        item => item,
-    }))
+    open_games_input(path, false).games
 }
 
 /// [`open_games`] that keeps the games that ended early ([`Game::ended_early`]).
 pub fn open_games_from_end(path: &Path) -> GameItems {
+    open_games_input(path, true).games
+}
+
+/// [`open_games`] (or with `from_end`, [`open_games_from_end`]) with what an input of its kind
+/// that holds no game is ([`GamesInput::why_empty`]).
+pub fn open_games_input(path: &Path, from_end: bool) -> GamesInput {
+    let (kind, games) = open_kind(path);
+    let games = if from_end {
+        games
+    } else {
+        Box::new(games.map(|item| match item {
+            Ok(game) if game.ended_early() => Err(game.unfinished_error()),
+            item => item,
+        }))
+    };
+    let why_empty = if kind == Some(FileKind::Wthor) {
+        Empty::WthorHeader
+    } else {
+        Empty::Blank
+    };
+    GamesInput { games, why_empty }
+}
+
+/// The kind of the games file at `path` (`None` when it cannot be read) and all its games,
+/// those that ended early kept.
+fn open_kind(path: &Path) -> (Option<FileKind>, GameItems) {
     let (name, reader): (Arc<str>, io::Result<DynRead>) = if path == Path::new("-") {
         (
             STDIN_NAME.into(),
@@ -71,13 +126,14 @@ pub fn open_games_from_end(path: &Path) -> GameItems {
             File::open(path).map(|f| Box::new(BufReader::with_capacity(1 << 16, f)) as DynRead),
         )
     };
-    let io_error = |name: &Arc<str>, e: io::Error| -> GameItems {
-        Box::new(std::iter::once(Err(GameError::file(
+    let io_error = |name: &Arc<str>, e: io::Error| -> (Option<FileKind>, GameItems) {
+        let error = GameError::file(
             name,
             GameErrorKind::Io {
                 message: e.to_string(),
             },
-        ))))
+        );
+        (None, Box::new(std::iter::once(Err(error))))
     };
     let mut reader = match reader {
         Ok(reader) => reader,
@@ -91,7 +147,8 @@ pub fn open_games_from_end(path: &Path) -> GameItems {
         .then(|| std::fs::metadata(path).ok().filter(|m| m.is_file()))
         .flatten()
         .map(|m| m.len());
-    match sniff(&head, &name, len) {
+    let kind = sniff(&head, &name, len);
+    let games: GameItems = match kind {
         FileKind::Wthor => {
             let names = if path == Path::new("-") {
                 wthor::Names::default()
@@ -106,7 +163,8 @@ pub fn open_games_from_end(path: &Path) -> GameItems {
             &name,
             GameErrorKind::NotGames,
         )))),
-    }
+    };
+    (Some(kind), games)
 }
 
 /// The first bytes of a stream (up to its buffer's size), without consuming them.
@@ -126,13 +184,9 @@ pub fn inputs(
     paths: Vec<PathBuf>,
     from_end: bool,
 ) -> impl Iterator<Item = Result<Game, GameError>> + Send {
-    paths.into_iter().flat_map(move |path| {
-        if from_end {
-            open_games_from_end(&path)
-        } else {
-            open_games(&path)
-        }
-    })
+    paths
+        .into_iter()
+        .flat_map(move |path| open_games_input(&path, from_end).games)
 }
 
 /// The number of good games of `shard` in the inputs (games that ended early counted with
