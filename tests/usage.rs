@@ -247,6 +247,80 @@ fn a_table_larger_than_the_memory_allowed_leaves_the_output_alone() {
     assert_eq!(players, earlier);
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn a_resumed_run_that_fails_before_solving_leaves_the_output_alone() {
+    // As above, with --resume: a missing OUT is not made, and an existing one (its last record
+    // cut short, as an interrupted run leaves it) keeps every byte.
+    const KIB: u64 = 400_000;
+    if osolve::huge_pages::max_hash_mb() < 1024 {
+        eprintln!("skipped: --hash-mb 1024 is more than this machine's memory");
+        return;
+    }
+    let dir = temp_dir();
+    // FFO #1 and #2 (14 empties each).
+    let ffo = fs::read_to_string(root().join("positions/ffo-1-19.obf")).unwrap();
+    let two: Vec<&str> = ffo.lines().take(2).collect();
+    fs::write(dir.path().join("two.obf"), two.join("\n") + "\n").unwrap();
+    let sample = root().join("tests/data/games/sample.txt");
+    let sample = sample.to_str().unwrap();
+    let commands: &[(&[&str], &str)] = &[
+        (&["analyze", "two.obf", "-q"], "csv"),
+        (&["games", sample, "--empties", "12", "-q"], "txt"),
+    ];
+    let too_large = "osolve: cannot allocate the 1024 MiB transposition table: out of memory; \
+                     use a smaller --hash-mb\n";
+    for &(base, extension) in commands {
+        let (new, cut) = (format!("new.{extension}"), format!("cut.{extension}"));
+        // The existing output: a whole run's, cut inside its last record.
+        let (code, _, stderr) = run_in(
+            dir.path(),
+            &[base, &["-o", &cut, "--threads", "1"]].concat(),
+        );
+        assert_eq!(code, 0, "{base:?}: {stderr}");
+        let mut earlier = fs::read(dir.path().join(&cut)).unwrap();
+        earlier.truncate(earlier.len() - 10);
+        fs::write(dir.path().join(&cut), &earlier).unwrap();
+        for out in [&new, &cut] {
+            let args = [
+                base,
+                &["-o", out, "--resume", "--threads", "1", "--hash-mb", "1024"],
+            ]
+            .concat();
+            let (code, stdout, stderr) = run_limited(dir.path(), KIB, &args, "");
+            assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}: {stderr}");
+            assert_eq!(stderr, too_large, "{args:?}");
+        }
+        assert!(!dir.path().join(&new).exists(), "{base:?}");
+        assert_eq!(
+            fs::read(dir.path().join(&cut)).unwrap(),
+            earlier,
+            "{base:?}"
+        );
+    }
+}
+
+#[test]
+fn a_resumed_run_on_inputs_without_items_makes_no_output() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("empty.obf"), "# nothing\n").unwrap();
+    fs::write(dir.path().join("empty.txt"), "").unwrap();
+    let commands: [&[&str]; 2] = [
+        &["analyze", "empty.obf", "-o", "new.csv"],
+        &["games", "empty.txt", "--empties", "10", "-o", "new.csv"],
+    ];
+    for base in commands {
+        let args = [base, &["--resume", "-q"]].concat();
+        let (code, stdout, stderr) = run_in(dir.path(), &args);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}");
+        assert!(
+            stderr.ends_with("(the input is empty or has only blank lines and comments)\n"),
+            "{stderr}"
+        );
+        assert!(!dir.path().join("new.csv").exists(), "{args:?}");
+    }
+}
+
 #[test]
 fn an_input_without_positions_leaves_the_output_alone() {
     let dir = temp_dir();

@@ -1,6 +1,7 @@
 //! The output of a batch run (`osolve analyze`, `osolve games`): opening it (standard output, a
-//! new file ([`NewFile`], emptied only when the run begins; `osolve gen` writes one too), or
-//! with `--resume` the existing file, read back and its record cut short trimmed),
+//! new file ([`NewFile`], emptied only when the run begins; `osolve gen` writes one too, and
+//! `--resume` of a file that does not exist yet), or with `--resume` the existing file, read
+//! back and its record cut short trimmed),
 //! the checks that a resumed output was written with the same options ([`ResultOptions`]) and
 //! from the same input ([`ResumeCheck`]), and the counts of the items written with the time
 //! left ([`Counters`]). Its errors are typed ([`OutputError`], [`ResumeError`]).
@@ -423,7 +424,8 @@ pub type Watcher = Box<dyn FnMut(&Counters)>;
 
 impl Output {
     /// Opens the output: standard output (`path` is `None`), a new file ([`NewFile`]: emptied
-    /// only when the run begins), or with `resume` the existing file, whose whole records
+    /// only when the run begins; with `resume` too when the file does not exist), or with
+    /// `resume` the existing file, whose whole records
     /// `written` reads back (handed the reader and the number of the line it starts at; the
     /// record cut short at the end is trimmed only once the first new record is written).
     /// `header` is written at the top of a new output, after the record of `options` in a
@@ -453,13 +455,16 @@ impl Output {
             return Ok(Output::fresh(Box::new(file), name, &header));
         }
         // Read only until every check has passed: a refused resume changes nothing.
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(cannot_open)?;
+        let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+            Ok(file) => file,
+            // Nothing to resume: a new output, made only when the run begins (as without
+            // `resume`), so that a run that fails before it leaves no file behind.
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                let file = NewFile::create(path).map_err(cannot_open)?;
+                return Ok(Output::fresh(Box::new(file), name, &header));
+            }
+            Err(error) => return Err(cannot_open(error)),
+        };
         let cannot = |reason: String| ResumeError::Unreadable {
             path: path.to_path_buf(),
             format: format.to_string(),
@@ -884,6 +889,42 @@ mod tests {
         assert_eq!(output.resumed.len(), 1);
         output.write("second\n", 1, 1.0).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "key\nfirst\nsecond\n");
+    }
+
+    #[test]
+    fn a_resumed_output_that_does_not_exist_is_made_when_the_run_begins() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        // A run that never begins leaves no file.
+        let output = resume(&path, &options(true, "othello", None)).unwrap();
+        assert!(output.resumed.is_empty());
+        drop(output);
+        assert!(!path.exists());
+        // One that begins without a record gets the record of the options and the header, as
+        // a new output; its first record comes after them.
+        let mut output = resume(&path, &options(true, "othello", None)).unwrap();
+        output.begin().unwrap();
+        drop(output);
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "# osolve test --wld\nkey\n"
+        );
+        fs::remove_file(&path).unwrap();
+        let mut output = resume(&path, &options(true, "othello", None)).unwrap();
+        output.write("first\n", 1, 1.0).unwrap();
+        drop(output);
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "# osolve test --wld\nkey\nfirst\n"
+        );
+        // A folder that does not exist still stops it at once.
+        let error = resume(
+            &dir.path().join("no/out.txt"),
+            &options(true, "othello", None),
+        )
+        .err()
+        .unwrap();
+        assert!(matches!(error, OutputError::Open { .. }), "{error}");
     }
 
     #[test]
