@@ -33,7 +33,10 @@ pub enum LabelError {
 }
 
 /// The training sample of a labelled position: its board and final score (the side to
-/// move's disc differential, -64..64).
+/// move's disc differential, -64..64). An odd score is taken: an exact final score under
+/// official scoring is even (the empty squares go to the winner), but a search label is a
+/// rounded evaluation (`% search depth N`), and the search labels of 0.1.0's `gen` carry no
+/// mark, so the parity of a label does not tell a wrong one.
 pub fn labelled_sample(parsed: &Parsed) -> Result<(Board, i32), LabelError> {
     let Some(score) = parsed.final_score else {
         return Err(LabelError::Unlabelled(parsed.source.clone()));
@@ -311,6 +314,17 @@ mod tests {
             labelled_sample(&wild).unwrap_err().to_string(),
             format!("{}: score 66 is outside -64..64", wild.source)
         );
+        // Odd scores are labels too: a search label's, marked or (as 0.1.0's gen wrote them)
+        // not.
+        let odd = [("; +7; % search depth 4", 7, Some(4)), ("; -3;", -3, None)];
+        for (label, score, depth) in odd {
+            let parsed = parse_text(&format!("{line}{label}"), Source::new("in.obf", 5)).unwrap();
+            assert_eq!(parsed.search_depth, depth);
+            assert_eq!(
+                labelled_sample(&parsed).unwrap(),
+                (parsed.position.board, score)
+            );
+        }
     }
 
     /// Targets that are an exact function of dense features (mobility): the fit must recover
