@@ -1,15 +1,16 @@
 //! Files: the positions of a position file with their line numbers (the library's
 //! `PositionReader`), and the games of WThor, GGF and transcript files, replayed legally (the
-//! library's game readers, as `osolve games` reads them).
+//! library's game readers, as `osolve games` reads them). A file without a position (or game)
+//! is a ValueError in the CLI's words, as the CLI says it once the file is read.
 
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use osolve::board::rules::Variant;
-use osolve::games::{open_games, Game as LibGame, GameItems};
-use osolve::notation::{open_path, DynRead, PositionReader as LibReader};
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError};
+use osolve::games::{open_games_input, Game as LibGame, GameItems, NoGames};
+use osolve::notation::{input_name, open_path, DynRead, NoPositions, PositionReader as LibReader};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -48,10 +49,33 @@ impl Record {
     }
 }
 
+/// The items of one file, watched for an end that comes before any item: that end raises
+/// ValueError once (then the iteration stops), as the CLI reports such a file as bad input.
+struct Watched<I> {
+    items: I,
+    /// The message of that ValueError (`empty.obf: no positions (...)`), until an item comes.
+    none: Option<String>,
+}
+
+impl<I: Iterator> Watched<I> {
+    fn next(&mut self) -> PyResult<Option<I::Item>> {
+        match self.items.next() {
+            Some(item) => {
+                self.none = None;
+                Ok(Some(item))
+            }
+            None => match self.none.take() {
+                Some(message) => Err(PyValueError::new_err(message)),
+                None => Ok(None),
+            },
+        }
+    }
+}
+
 /// An iterator over the positions of a file (see `osolve.read_positions`).
 #[pyclass(module = "osolve")]
 pub struct PositionReader {
-    reader: Mutex<LibReader<DynRead>>,
+    reader: Mutex<Watched<LibReader<DynRead>>>,
     skip_errors: bool,
 }
 
@@ -64,7 +88,8 @@ impl PositionReader {
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Record>> {
         let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            let item = match reader.next() {
+            // A bad line is a position line, skipped or not: a file of bad lines is not empty.
+            let item = match reader.next()? {
                 None => return Ok(None),
                 Some(item) => item,
             };
@@ -92,7 +117,9 @@ impl PositionReader {
 
 /// Reads the positions of a file, one per line in any notation (blank lines and lines starting
 /// with ``#`` or ``%`` skipped): an iterator of Records. A bad line raises osolve.ParseError
-/// (with its line and column) when it is reached, unless ``skip_errors``.
+/// (with its line and column) when it is reached, unless ``skip_errors``; a file without a
+/// position line (empty, or only blank lines and comments) raises ValueError when its end is
+/// reached (``empty.obf: no positions (...)``).
 #[pyfunction]
 #[pyo3(signature = (path, *, rules = "othello", scoring = "official", skip_errors = false))]
 pub fn read_positions(
@@ -106,8 +133,14 @@ pub fn read_positions(
     let scoring = scoring_of(scoring)?;
     exists(&path)?;
     let reader = open_path(&path).map_err(|e| parse_error(py, &e))?;
+    let none = NoPositions {
+        name: reader.name().to_string(),
+    };
     Ok(PositionReader {
-        reader: Mutex::new(reader.with_variant(Variant { rules, scoring })),
+        reader: Mutex::new(Watched {
+            items: reader.with_variant(Variant { rules, scoring }),
+            none: Some(none.to_string()),
+        }),
         skip_errors,
     })
 }
@@ -211,7 +244,7 @@ impl Game {
 /// An iterator over the games of a file (see `osolve.read_games`).
 #[pyclass(module = "osolve")]
 pub struct GameReader {
-    games: Mutex<GameItems>,
+    games: Mutex<Watched<GameItems>>,
     skip_errors: bool,
 }
 
@@ -224,7 +257,7 @@ impl GameReader {
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Game>> {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            match games.next() {
+            match games.next()? {
                 None => return Ok(None),
                 Some(Ok(game)) => return Ok(Some(Game::of(&game))),
                 Some(Err(_)) if self.skip_errors => continue,
@@ -237,13 +270,23 @@ impl GameReader {
 /// Reads the games of a WThor (.wtb, with player and tournament names from the WTHOR.JOU and
 /// WTHOR.TRN files beside it), GGF or transcript file (one game per line), told apart by their
 /// content: an iterator of Games, each replayed legally. A game that cannot be read raises
-/// osolve.GameError when it is reached, unless ``skip_errors``.
+/// osolve.GameError when it is reached, unless ``skip_errors``; a file without a game (text
+/// with only blank lines and comments, a WThor header counting 0 games) raises ValueError when
+/// its end is reached (``empty.txt: no games (...)``).
 #[pyfunction]
 #[pyo3(signature = (path, *, skip_errors = false))]
 pub fn read_games(path: PathBuf, skip_errors: bool) -> PyResult<GameReader> {
     exists(&path)?;
+    let input = open_games_input(&path, false);
+    let none = NoGames {
+        name: input_name(&path),
+        why: input.why_empty,
+    };
     Ok(GameReader {
-        games: Mutex::new(open_games(&path)),
+        games: Mutex::new(Watched {
+            items: input.games,
+            none: Some(none.to_string()),
+        }),
         skip_errors,
     })
 }

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import osolve
+from conftest import cli_path
 
 FFO1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
 
@@ -47,6 +48,51 @@ def test_bad_lines_of_a_file(tmp_path):
     with pytest.raises(osolve.ParseError, match="expected UTF-8 text, found the byte 0xff") as caught:
         list(osolve.read_positions(binary))
     assert caught.value.column == 3
+
+
+def cli_error(*args):
+    """The exit code and standard error of the osolve binary on ARGS."""
+    result = subprocess.run([str(cli_path()), *map(str, args)], capture_output=True, text=True, timeout=600)
+    return result.returncode, result.stderr
+
+
+def test_a_file_without_positions_is_a_value_error_in_the_cli_words(tmp_path):
+    for name, text in [("empty.obf", ""), ("notes.obf", "# only\n\n% comments\n")]:
+        path = tmp_path / name
+        path.write_text(text)
+        reader = osolve.read_positions(path)
+        with pytest.raises(ValueError) as caught:
+            next(reader)
+        assert type(caught.value) is ValueError
+        message = f"{path}: no positions (the input is empty or has only blank lines and comments)"
+        assert str(caught.value) == message
+        # Raised once: the iteration then ends.
+        with pytest.raises(StopIteration):
+            next(reader)
+        assert cli_error("solve", path) == (2, f"osolve: {message}\n")
+    # A file of bad lines is not empty: its lines are skipped, and nothing is raised.
+    bad = tmp_path / "bad.obf"
+    bad.write_text("zz\n")
+    assert list(osolve.read_positions(bad, skip_errors=True)) == []
+
+
+def test_a_file_without_games_is_a_value_error_in_the_cli_words(tmp_path, repo):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# no game\n")
+    header = bytearray((repo / "tests" / "data" / "games" / "sample.wtb").read_bytes()[:16])
+    header[4:8] = bytes(4)  # the count of games
+    zero = tmp_path / "zero.wtb"
+    zero.write_bytes(bytes(header))
+    for path, why in [
+        (empty, "the input is empty or has only blank lines and comments"),
+        (zero, "the input is a WThor file whose header counts 0 games"),
+    ]:
+        with pytest.raises(ValueError) as caught:
+            list(osolve.read_games(path))
+        assert type(caught.value) is ValueError
+        message = f"{path}: no games ({why})"
+        assert str(caught.value) == message
+        assert cli_error("games", path, "--empties", "10", "-q") == (2, f"osolve: {message}\n")
 
 
 def test_game_errors(tmp_path, repo):
