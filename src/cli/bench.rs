@@ -82,7 +82,8 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
         force: true,
         ..args.search.options(false)
     };
-    let mut solver = Solver::new(options).context("cannot build the solver")?;
+    // A table the system refuses is said as every command says it (`cannot allocate the ...`).
+    let mut solver = Solver::new(options)?;
     let stop = solver.stop_handle();
     interrupt().register(stop.clone());
     solver.set_limits(args.limits.limits());
