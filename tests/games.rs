@@ -554,7 +554,7 @@ fn corrupted_files_are_reported_and_the_rest_is_analysed() {
     );
     assert!(
         stderr.contains(
-            "problems: 1 bad GGF, 2 bad header, 1 bad move, 1 bad move byte, 1 illegal move, \
+            "problems: 1 bad GGF, 2 bad headers, 1 bad move, 1 bad move byte, 1 illegal move, \
              1 truncated record, 1 unfinished game, 1 wrong header count"
         ),
         "{stderr}"
@@ -825,5 +825,29 @@ fn binary_data_is_no_wthor_file_for_solve_nor_for_games() {
         )),
         "{stderr}"
     );
+    assert!(stderr.contains("\nproblems: 1 binary file\n"), "{stderr}");
     let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_summary_counts_one_in_the_singular() {
+    // The first game of the sample from its last empty: white plays it, perfectly.
+    let dir = temp_dir();
+    let sample = fs::read_to_string(data("sample.txt")).unwrap();
+    let first = sample.lines().find(|l| !l.starts_with('#')).unwrap();
+    let path = dir.path().join("one.txt");
+    fs::write(&path, format!("{first}\n")).unwrap();
+    let output = games(&[path.to_str().unwrap(), "--empties", "1"]);
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.starts_with(
+            "read 1 game: 1 analysed, 0 skipped\n\
+             from 1 empty: 1 game (0 ended before), 1 played perfectly to the end\n  \
+             black: 0 of 0 moves perfect (-), average loss 0.00 per game\n  \
+             white: 1 of 1 move perfect (100.0%), average loss 0.00 per game\n\
+             solved 1 position in "
+        ),
+        "{stderr}"
+    );
 }

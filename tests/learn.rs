@@ -65,6 +65,54 @@ fn gen_writes_exact_labels_reproducibly() {
 }
 
 #[test]
+fn gen_counts_one_in_the_singular() {
+    // One position asked: its summary says `1 position from 1 game`, `1 thread`, and with a
+    // limit its label never reaches, `1 position dropped: its search ...`.
+    let dir = temp_dir();
+    let base = [
+        "gen",
+        "--positions",
+        "1",
+        "--empties",
+        "20-20",
+        "--seed",
+        "3",
+    ];
+    let limits = ["--threads", "1", "--hash-mb", "4", "-o", "one.obf"];
+    let out = osolve_in(dir.path())
+        .args(base)
+        .args(limits)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let summary = String::from_utf8_lossy(&out.stderr);
+    let first = summary.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("generated 1 position from 1 game (0 symmetric duplicates dropped) in "),
+        "{summary}"
+    );
+    assert!(first.contains(" with 1 thread: "), "{summary}");
+    assert!(first.ends_with(" nodes"), "{summary}");
+    let out = osolve_in(dir.path())
+        .args(base)
+        .args(limits)
+        .args(["--node-limit", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        summary
+            .starts_with("generated 0 positions from 1 game (0 symmetric duplicates dropped) in "),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("\n1 position dropped: its search reached the limit\n"),
+        "{summary}"
+    );
+}
+
+#[test]
 fn train_fits_and_writes_readable_weights() {
     let dir = temp_dir();
     let data = dir.path().join("data.obf");

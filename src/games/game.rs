@@ -395,11 +395,12 @@ pub enum GameErrorKind {
 }
 
 impl GameErrorKind {
-    /// A few words for the summary's count of skipped games: `illegal move`, `unfinished`.
+    /// A few words for the summary's count of skipped games: `illegal move`, `unfinished
+    /// game`; each takes an `s` after a count other than one (`2 illegal moves`).
     pub fn reason(&self) -> &'static str {
         match self {
             GameErrorKind::Io { .. } => "unreadable file",
-            GameErrorKind::NotGames => "not a games file",
+            GameErrorKind::NotGames => "binary file",
             GameErrorKind::ShortHeader { .. }
             | GameErrorKind::NamesFile { .. }
             | GameErrorKind::BoardSize { .. } => "bad header",

@@ -88,9 +88,10 @@ pub fn read_options_record(command: &str, style: RecordStyle, line: &str) -> Opt
     }
 }
 
-/// `""` for one, `"s"` otherwise.
-pub fn plural(count: usize) -> &'static str {
-    if count == 1 {
+/// `""` for one, `"s"` otherwise: the ending of a noun after a count of any integer type
+/// (`format!("{n} position{}", plural(n))`).
+pub fn plural<N: PartialEq + From<u8>>(count: N) -> &'static str {
+    if count == N::from(1) {
         ""
     } else {
         "s"

@@ -2,6 +2,7 @@
 //! the verdict) and JSON lines (one object per position, then a summary object). Every function
 //! returns a string ending with a newline; nothing here prints or runs a search.
 
+use super::batch::plural;
 use super::live::live_subject;
 use crate::board::rules::Variant;
 use crate::drivers::bench::{BenchReport, Row, Verdict};
@@ -250,14 +251,6 @@ fn verdict_name(verdict: Verdict) -> &'static str {
         Verdict::Wrong => "wrong",
         Verdict::Unchecked => "unchecked",
         Verdict::Unfinished => "unfinished",
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }
 

@@ -10,6 +10,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::batch::{self, csv_field, csv_fields, fingerprint, plural, RecordStyle, Written};
+use super::terms;
 use crate::board::{Color, Square};
 use crate::games::analysis::{GameAnalysis, GameUnfinished, GamesSummary, MoveReport, Theoretical};
 use crate::games::{discs, Game};
@@ -635,7 +636,7 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
         let reasons: Vec<String> = summary
             .skipped
             .iter()
-            .map(|(reason, count)| format!("{count} {reason}"))
+            .map(|(reason, count)| format!("{count} {reason}{}", plural(*count)))
             .collect();
         text.push_str(&format!("problems: {}\n", reasons.join(", ")));
     }
@@ -648,7 +649,8 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
             ""
         };
         text.push_str(&format!(
-            "from {n} empties{whose}: {} game{} ({} ended before){}\n",
+            "from {}{whose}: {} game{} ({} ended before){}\n",
+            terms::empties(n),
             thousands(summary.reached),
             plural(summary.reached),
             not_reached,
@@ -669,9 +671,10 @@ pub fn summary(summary: &GamesSummary, empties: Option<u32>, check: bool) -> Str
                 0.0
             };
             text.push_str(&format!(
-                "  {name}: {} of {} moves perfect ({}), average loss {average:.2} per game\n",
+                "  {name}: {} of {} move{} perfect ({}), average loss {average:.2} per game\n",
                 thousands(summary.perfect[side]),
                 thousands(moves),
+                plural(moves),
                 percent(summary.perfect[side], moves),
             ));
         }

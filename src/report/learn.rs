@@ -2,6 +2,7 @@
 //! number of empties, and the fit table with training and held-out errors per weight set.
 
 use super::batch::plural;
+use super::terms;
 use crate::board::Position;
 use crate::learn::gen::GenStats;
 use crate::learn::train::{SetReport, TrainStats};
@@ -12,20 +13,31 @@ use crate::units::{format_count, format_seconds, per_second};
 pub fn gen_summary(stats: &GenStats, threads: usize) -> String {
     let seconds = stats.elapsed.as_secs_f64();
     let mut out = format!(
-        "generated {} positions from {} games ({} symmetric duplicates dropped) in {} with {} thread{}: {:.1} positions/s, {} nodes\n",
+        "generated {} position{} from {} game{} ({} symmetric duplicate{} dropped) in {} with {} \
+         thread{}: {:.1} positions/s, {} node{}\n",
         format_count(stats.positions),
+        plural(stats.positions),
         format_count(stats.games),
+        plural(stats.games),
         format_count(stats.duplicates),
+        plural(stats.duplicates),
         format_seconds(seconds),
         threads,
         plural(threads),
         per_second(stats.positions, stats.elapsed),
         format_count(stats.nodes),
+        plural(stats.nodes),
     );
     if stats.unfinished > 0 {
+        let whose = if stats.unfinished == 1 {
+            "its"
+        } else {
+            "their"
+        };
         out.push_str(&format!(
-            "{} positions dropped: their search reached the limit\n",
-            format_count(stats.unfinished)
+            "{} position{} dropped: {whose} search reached the limit\n",
+            format_count(stats.unfinished),
+            plural(stats.unfinished)
         ));
     }
     out.push_str("empties  positions  labelling time  ms/position\n");
@@ -67,19 +79,24 @@ pub fn exhausted_message(
 ) -> String {
     let (low, high) = empties;
     let range = if low == high {
-        format!("{low} empties")
+        terms::empties(low)
     } else {
         format!("{low}-{high} empties")
     };
     format!(
-        "the games found no new position at {range} in the last {after} games: the range looks \
-         exhausted; {written} of the {asked} positions asked written to {output_name}"
+        "the games found no new position at {range} in the last {after} game{}: the range looks \
+         exhausted; {written} of the {asked} position{} asked written to {output_name}",
+        plural(after),
+        plural(asked)
     )
 }
 
 /// What an interrupted `osolve gen` says last: the `lines` kept whole in `output_name`.
 pub fn gen_interrupted(lines: u64, output_name: &str) -> String {
-    format!("interrupted: {lines} complete lines kept in {output_name}")
+    format!(
+        "interrupted: {lines} complete line{} kept in {output_name}",
+        plural(lines)
+    )
 }
 
 /// The warning of a fit given fewer labelled positions (`given`) than `--min-samples` (`min`).
@@ -150,7 +167,7 @@ mod tests {
         let text = gen_summary(&stats, 2);
         assert!(
             text.starts_with(
-                "generated 10 positions from 12 games (1 symmetric duplicates dropped)"
+                "generated 10 positions from 12 games (1 symmetric duplicate dropped)"
             ),
             "{text}"
         );
@@ -163,6 +180,32 @@ mod tests {
         assert!(text.contains("     12          4"), "{text}");
         assert!(text.trim_end().ends_with("2.000"), "{text}");
         assert!(!text.contains("\n     13"), "{text}");
+        // Every count says one in the singular.
+        let single = GenStats {
+            games: 1,
+            duplicates: 0,
+            positions: 1,
+            unfinished: 1,
+            nodes: 1,
+            ..stats
+        };
+        let text = gen_summary(&single, 1);
+        assert!(
+            text.starts_with(
+                "generated 1 position from 1 game (0 symmetric duplicates dropped) in 2.00 s \
+                 with 1 thread: 0.5 positions/s, 1 node\n\
+                 1 position dropped: its search reached the limit\n"
+            ),
+            "{text}"
+        );
+        let many = gen_summary(
+            &GenStats {
+                unfinished: 2,
+                ..single
+            },
+            1,
+        );
+        assert!(many.contains("\n2 positions dropped: their search reached the limit\n"));
     }
 
     #[test]
@@ -179,10 +222,19 @@ mod tests {
             "the games found no new position at 59 empties in the last 20000 games: the range \
              looks exhausted; 3 of the 100 positions asked written to out.obf"
         );
+        assert_eq!(
+            exhausted_message((1, 1), 1, 0, 1, "-"),
+            "the games found no new position at 1 empty in the last 1 game: the range looks \
+             exhausted; 0 of the 1 position asked written to -"
+        );
         assert!(exhausted_message((12, 22), 5, 0, 1, "-").contains(" at 12-22 empties in "));
         assert_eq!(
             gen_interrupted(14, "standard output"),
             "interrupted: 14 complete lines kept in standard output"
+        );
+        assert_eq!(
+            gen_interrupted(1, "out.obf"),
+            "interrupted: 1 complete line kept in out.obf"
         );
         assert_eq!(
             few_samples_warning(1, 10_000),

@@ -56,3 +56,12 @@ pub fn best_move_name(best: BestMove) -> Option<String> {
         BestMove::GameOver => None,
     }
 }
+
+/// A count of empty squares as reports write it: `1 empty`, `20 empties`.
+pub fn empties(count: u32) -> String {
+    if count == 1 {
+        "1 empty".to_string()
+    } else {
+        format!("{count} empties")
+    }
+}
