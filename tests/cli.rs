@@ -339,7 +339,7 @@ fn a_bad_line_is_reported_and_the_rest_solved() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr_of(&output),
-        "osolve: bad.obf:1: expected 64 board cells before the side to move, found 63\n"
+        "osolve: bad.obf:1: expected 64 board cells before the side to move, found 63 (skipped)\n"
     );
     let records = json_lines(&output);
     let summary: Vec<(&str, i64)> = records
@@ -364,7 +364,7 @@ fn invalid_utf8_is_reported_with_its_column() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr_of(&output),
-        "osolve: latin1.obf:2:4: expected UTF-8 text, found the byte 0xff\n"
+        "osolve: latin1.obf:2:4: expected UTF-8 text, found the byte 0xff (skipped)\n"
     );
     let text = stdout_of(&output);
     let lines: Vec<&str> = text.lines().collect();
@@ -383,7 +383,8 @@ fn a_bad_inline_position_exits_2() {
     assert_eq!(stdout_of(&output), "");
     assert_eq!(
         stderr_of(&output),
-        "osolve: <position>:1:19: move 7: h8 is not legal: black to move, it flips nothing\n"
+        "osolve: <position>:1:19: move 7: h8 is not legal: black to move, it flips nothing \
+         (skipped)\n"
     );
 }
 
@@ -422,7 +423,7 @@ fn an_illegal_move_of_a_transcript_says_its_number_and_why() {
         let output = osolve().args(["solve", "-p", transcript]).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{transcript}");
         assert_eq!(stdout_of(&output), "");
-        assert_eq!(stderr_of(&output), format!("osolve: {message}\n"));
+        assert_eq!(stderr_of(&output), format!("osolve: {message} (skipped)\n"));
     }
     // In a file, the line and column of the move, and the other lines still solved.
     let dir = temp_dir();
@@ -437,7 +438,8 @@ fn an_illegal_move_of_a_transcript_says_its_number_and_why() {
     assert!(stdout_of(&output).starts_with("games.txt:1  score "));
     assert_eq!(
         stderr_of(&output),
-        "osolve: games.txt:2:24: move 8: g8 is not legal: white to move, it flips nothing\n"
+        "osolve: games.txt:2:24: move 8: g8 is not legal: white to move, it flips nothing \
+         (skipped)\n"
     );
 }
 

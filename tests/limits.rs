@@ -28,7 +28,7 @@ fn show_refuses_a_hopeless_depth_and_takes_limits() {
         assert_eq!(stdout, "", "{mode}");
         assert_eq!(
             stderr,
-            format!("osolve: {}\n", refused("<position>:1", 59, "")),
+            format!("osolve: {}\n", refused("<position>:1", 59, " (skipped)")),
             "{mode}"
         );
     }

@@ -149,7 +149,7 @@ fn the_start_position_is_refused_without_a_limit_and_bounded_with_one() {
         format!(
             "osolve: <position>:1: 60 empty squares: not solved, an exact solve would not finish \
              (it takes months or more beyond {FEASIBLE_EMPTIES} empties); use --force to try \
-             anyway, or --time-limit / --node-limit for bounds\n"
+             anyway, or --time-limit / --node-limit for bounds (skipped)\n"
         )
     );
     // With a limit it is searched and reported unfinished. Othello is a draw under perfect

@@ -580,7 +580,7 @@ fn a_board_with_no_discs_is_refused() {
     assert_eq!(
         stderr,
         "osolve: <position>:1: a board with no discs cannot occur in Othello (every game \
-         starts with four; --rules reversi starts from the empty board)\n"
+         starts with four; --rules reversi starts from the empty board) (skipped)\n"
     );
 }
 
@@ -814,4 +814,39 @@ fn man_dir_writes_every_page_as_a_file() {
         stderr,
         format!("osolve: man --dir {}: not a directory\n", file.display())
     );
+}
+
+#[test]
+fn a_line_or_position_left_out_is_said_alike_by_solve_show_and_analyze() {
+    // A bad line, one too long to read, a position too deep to finish, then one to solve:
+    // each command leaves the first three out and goes on, and says so in the same words
+    // (`(skipped)` once), solve and show after their `osolve: `.
+    let dir = temp_dir();
+    let long = "-".repeat(2 << 20);
+    let text = format!("f5 d6 zz\n{long}\nf5\n{FFO_1}\n");
+    fs::write(dir.path().join("mixed.txt"), text).unwrap();
+    let expected = [
+        "mixed.txt:1:7: move 3 (zz): expected a square a1..h8 or a pass (pa, ps, --) (skipped)"
+            .to_string(),
+        format!(
+            "mixed.txt:2: expected a line of at most {} bytes, found a longer one (skipped)",
+            1 << 20
+        ),
+        "mixed.txt:3: 59 empty squares: not solved, an exact solve would not finish (it takes \
+         months or more beyond 36 empties); use --force to try anyway, or --time-limit / \
+         --node-limit for bounds (skipped)"
+            .to_string(),
+    ];
+    let with_prefix: Vec<String> = expected.iter().map(|l| format!("osolve: {l}")).collect();
+    let commands: [(&[&str], &[String]); 3] = [
+        (&["solve", "mixed.txt", "-q"], &with_prefix),
+        (&["show", "mixed.txt", "--analyze", "--ascii"], &with_prefix),
+        (&["analyze", "mixed.txt", "-q", "-o", "out.obf"], &expected),
+    ];
+    for (args, lines) in commands {
+        let (code, _, stderr) = run_in(dir.path(), &[args, &["--threads", "1"]].concat());
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        let said: Vec<&str> = stderr.lines().collect();
+        assert_eq!(said, *lines, "{args:?}");
+    }
 }

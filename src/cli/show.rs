@@ -14,7 +14,7 @@ use clap::{ArgGroup, Args};
 use osolve::board::rules::Variant;
 use osolve::drivers::show::{Marker, Marking, NotShown};
 use osolve::notation::{parse_text_with, Parsed, Source};
-use osolve::report::batch::refusal;
+use osolve::report::batch::{refusal, skipped_line, what_next};
 use osolve::report::colour;
 use osolve::report::live::live_subject;
 use osolve::report::picture::{interrupted_line, Marks, Picture};
@@ -307,7 +307,9 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
         let shown = match shown {
             Ok(shown) => shown,
             Err(NotShown::Refused(refused)) => {
-                eprintln!("osolve: {}", refusal(&parsed.source, refused, REFUSED_HINT));
+                // Left out, and the run goes on: `(skipped)`, as analyze says it.
+                let refused = refusal(&parsed.source, refused, REFUSED_HINT);
+                eprintln!("osolve: {}", skipped_line(refused, what_next(false)));
                 bad_input = true;
                 continue;
             }
@@ -373,7 +375,7 @@ fn read_inputs(args: &ShowArgs, variant: Variant) -> anyhow::Result<(Vec<Parsed>
         match result {
             Ok(parsed) => items.push(parsed),
             Err(e) => {
-                eprintln!("osolve: {e}");
+                eprintln!("osolve: {}", skipped_line(e, what_next(false)));
                 bad_input = true;
             }
         }

@@ -18,7 +18,7 @@ use clap::{ArgGroup, ArgMatches, Args, FromArgMatches};
 use osolve::board::rules::Variant;
 use osolve::drivers::solve::{solve_each_with, EachSink};
 use osolve::notation::{parse_text_with, ParseError, Parsed, Source};
-use osolve::report::batch::refusal;
+use osolve::report::batch::{refusal, skipped_line, what_next};
 use osolve::report::live::live_subject;
 use osolve::report::solve::{interrupted_line, solved_report, stopped_report, Format};
 use osolve::report::unfinished::{quiet_stopped, StoppedSolve};
@@ -263,7 +263,8 @@ impl EachSink for Printer<'_> {
         self.bad_input = true;
         // Reports already printed come first, so the error sits where it happened.
         self.out.flush()?;
-        eprintln!("osolve: {error}");
+        // Left out, and the run goes on: `(skipped)`, as analyze, games and train say it.
+        eprintln!("osolve: {}", skipped_line(error, what_next(false)));
         Ok(())
     }
 
@@ -293,7 +294,8 @@ impl EachSink for Printer<'_> {
             Err(SolveError::Refused(refused)) => {
                 self.bad_input = true;
                 self.out.flush()?;
-                eprintln!("osolve: {}", refusal(source, refused, REFUSED_HINT));
+                let refused = refusal(source, refused, REFUSED_HINT);
+                eprintln!("osolve: {}", skipped_line(refused, what_next(false)));
                 return Ok(());
             }
             Err(SolveError::Unfinished(unfinished)) => {

@@ -101,8 +101,9 @@ pub enum ParseErrorKind {
         /// The first offending byte.
         byte: u8,
     },
-    /// A line over the reader's limit; it was skipped.
-    #[error("expected a line of at most {limit} bytes, found a longer one (skipped)")]
+    /// A line over the reader's limit (read past, so the next line is the one after it). What
+    /// becomes of it is the reader's caller's to say (`(skipped)` in the commands' lines).
+    #[error("expected a line of at most {limit} bytes, found a longer one")]
     LineTooLong {
         /// The limit in bytes.
         limit: usize,
