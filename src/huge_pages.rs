@@ -5,8 +5,9 @@
 //! Nothing here knows the game; `main.rs` and `python/src/lib.rs` install it, the library's
 //! own tests use the system allocator. Also the transposition table's buckets as a zeroed
 //! block of aligned cache lines of atomics ([`zeroed_cache_lines`]), which only an unsafe
-//! cast of a zeroed allocation gives without writing them. One of the few modules allowed
-//! `unsafe` (an allocator is an unsafe trait), each block with a SAFETY comment.
+//! cast of a zeroed allocation gives without writing them, and the refusal that names every
+//! table of a run ([`TablesRefused`]). One of the few modules allowed `unsafe` (an allocator
+//! is an unsafe trait), each block with a SAFETY comment.
 #![allow(unsafe_code)]
 
 /// The allocator of the `osolve` binary: the system allocator, except that a block of at least
@@ -267,6 +268,57 @@ pub fn max_hash_mb() -> usize {
     memory.map_or(65536, |m| m.min(65536)) as usize
 }
 
+/// Tables of one purpose among those a run makes for one size asked: `count` tables of
+/// `megabytes` MiB each, for `purpose` (`the exact solver`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TablePart {
+    /// How many tables.
+    pub count: usize,
+    /// MiB of each.
+    pub megabytes: usize,
+    /// What they are for, after `for` (`the positions solved one at a time`).
+    pub purpose: &'static str,
+}
+
+impl std::fmt::Display for TablePart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.count != 1 {
+            write!(f, "{} x ", self.count)?;
+        }
+        write!(f, "{} MiB for {}", self.megabytes, self.purpose)
+    }
+}
+
+/// The memory refused (a limit such as `ulimit -v`) for the tables a run makes for one size
+/// asked when they are more than one table of that size (`analyze`'s and `games`' workers,
+/// `gen`'s labelling threads, the protocols' engine): what they take in all and what each
+/// part is for, so that the user can choose a size knowing what it costs. A run of one table
+/// says `cannot allocate the N MiB transposition table` (`search::SearchError::Memory`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate {} MiB of transposition tables ({})", self.megabytes(), self.parts_text())]
+pub struct TablesRefused {
+    /// The tables of the run, by purpose.
+    pub parts: Vec<TablePart>,
+    /// The allocator's refusal.
+    #[source]
+    pub source: OutOfMemory,
+}
+
+impl TablesRefused {
+    /// MiB of all the tables of the run.
+    pub fn megabytes(&self) -> usize {
+        self.parts
+            .iter()
+            .map(|part| part.count.saturating_mul(part.megabytes))
+            .fold(0, usize::saturating_add)
+    }
+
+    fn parts_text(&self) -> String {
+        let parts: Vec<String> = self.parts.iter().map(ToString::to_string).collect();
+        parts.join(", ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -460,5 +512,30 @@ mod tests {
             // the block eligible even where the default is "madvise".
             assert_eq!(eligible, Some(!enabled.contains("[never]")), "{enabled}");
         }
+    }
+
+    #[test]
+    fn a_refusal_names_every_table() {
+        let refused = TablesRefused {
+            parts: vec![
+                TablePart {
+                    count: 1,
+                    megabytes: 1024,
+                    purpose: "the exact solver",
+                },
+                TablePart {
+                    count: 2,
+                    megabytes: 256,
+                    purpose: "the workers",
+                },
+            ],
+            source: OutOfMemory { bytes: 1 },
+        };
+        assert_eq!(refused.megabytes(), 1536);
+        assert_eq!(
+            refused.to_string(),
+            "cannot allocate 1536 MiB of transposition tables (1024 MiB for the exact solver, \
+             2 x 256 MiB for the workers)"
+        );
     }
 }

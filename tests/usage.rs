@@ -18,6 +18,19 @@ use common::{binary, finished, root, run_in, run_with_input, temp_dir};
 /// FFO #1 (14 empties) with its published scores.
 const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
 
+/// What a command of one table (solve, show, bench, gen on one thread) says when the system
+/// refuses it at `--hash-mb 1024`.
+const ONE_TABLE_REFUSED: &str = "osolve: cannot allocate the 1024 MiB transposition table: out \
+                                 of memory; use a smaller --hash-mb\n";
+
+/// What analyze and games say at `--hash-mb 1024 --threads 1`: the table of the positions
+/// solved one at a time, and that of the one worker solving the others in parallel (at most
+/// 256 MiB: no more is used up to 22 empties).
+const BATCH_TABLES_REFUSED: &str = "osolve: cannot allocate 1280 MiB of transposition tables \
+                                    (1024 MiB for the positions solved one at a time, 256 MiB \
+                                    for those solved in parallel): out of memory; use a smaller \
+                                    --hash-mb\n";
+
 #[test]
 fn negative_numbers_and_unknown_names_are_one_line() {
     let cases: &[(&[&str], &str)] = &[
@@ -149,12 +162,16 @@ fn a_table_larger_than_the_memory_allowed_is_one_line() {
     fs::write(dir.path().join("one.obf"), format!("{FFO_1}\n")).unwrap();
     let sample = root().join("tests/data/games/sample.txt");
     let sample = sample.to_str().unwrap();
-    let commands: &[(&[&str], &str)] = &[
-        (&["solve", "-q", "-p", FFO_1], ""),
-        (&["analyze", "one.obf", "-q"], ""),
-        (&["games", sample, "--empties", "12", "-q"], ""),
-        (&["show", "-p", FFO_1, "--analyze", "--ascii"], ""),
-        (&["bench", "--suite", "ffo1-19"], ""),
+    let (one, batch) = (ONE_TABLE_REFUSED, BATCH_TABLES_REFUSED);
+    let engine = "osolve: cannot allocate 1536 MiB of transposition tables (1024 MiB for the \
+                  exact solver, 256 MiB for the win/draw/loss solver, 256 MiB for the \
+                  middle-game search): out of memory; use a smaller --hash-mb\n";
+    let commands: &[(&[&str], &str, &str)] = &[
+        (&["solve", "-q", "-p", FFO_1], "", one),
+        (&["analyze", "one.obf", "-q"], "", batch),
+        (&["games", sample, "--empties", "12", "-q"], "", batch),
+        (&["show", "-p", FFO_1, "--analyze", "--ascii"], "", one),
+        (&["bench", "--suite", "ffo1-19"], "", one),
         (
             &[
                 "gen",
@@ -166,30 +183,46 @@ fn a_table_larger_than_the_memory_allowed_is_one_line() {
                 "gen.obf",
             ],
             "",
+            one,
         ),
-        (&["gtp"], "quit\n"),
-        (&["nboard"], "quit\n"),
+        (&["gtp"], "quit\n", engine),
+        (&["nboard"], "quit\n", engine),
     ];
-    let too_large = "cannot allocate the 1024 MiB transposition table: out of memory; use a \
-                     smaller --hash-mb";
-    for &(base, input) in commands {
+    for &(base, input, too_large) in commands {
         let with = |hash: &'static str| [base, &["--threads", "1", "--hash-mb", hash]].concat();
         // A table that fits: the limit leaves the command room to run.
         let (code, _, stderr) = run_limited(dir.path(), KIB, &with("16"), input);
         assert_eq!(code, 0, "{:?}: {stderr}", with("16"));
         // One that does not: one line and exit code 2, not an abort.
         // Every command says it in the same words (bench once put `cannot build the solver: `
-        // before them).
+        // before them), naming every table it makes (analyze, games, gtp and nboard named one
+        // of the size asked, or the engine a quarter of it).
         let (code, stdout, stderr) = run_limited(dir.path(), KIB, &with("1024"), input);
         assert_eq!(code, 2, "{:?}: {stderr}", with("1024"));
-        assert_eq!(
-            stderr,
-            format!("osolve: {too_large}\n"),
-            "{:?}",
-            with("1024")
-        );
+        assert_eq!(stderr, too_large, "{:?}", with("1024"));
         assert_eq!(stdout, "", "{:?}", with("1024"));
     }
+    // gen on two threads makes a table for each.
+    let args = [
+        "gen",
+        "--positions",
+        "1",
+        "--empties",
+        "12-12",
+        "-o",
+        "gen.obf",
+        "--threads",
+        "2",
+        "--hash-mb",
+        "1024",
+    ];
+    let (code, stdout, stderr) = run_limited(dir.path(), KIB, &args, "");
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert_eq!(
+        stderr,
+        "osolve: cannot allocate 2048 MiB of transposition tables (2 x 1024 MiB for the \
+         labelling threads): out of memory; use a smaller --hash-mb\n"
+    );
 }
 
 #[cfg(target_os = "linux")]
@@ -206,18 +239,29 @@ fn a_table_larger_than_the_memory_allowed_leaves_the_output_alone() {
     fs::write(dir.path().join("one.obf"), format!("{FFO_1}\n")).unwrap();
     let sample = root().join("tests/data/games/sample.txt");
     let sample = sample.to_str().unwrap();
-    let commands: &[&[&str]] = &[
-        &["analyze", "one.obf", "-q"],
-        &["games", sample, "--empties", "12", "-q"],
-        &["gen", "--positions", "1", "--empties", "12-12"],
+    let gen = ["gen", "--positions", "1", "--empties", "12-12"];
+    let commands: &[(&[&str], &str, &str)] = &[
+        (&["analyze", "one.obf", "-q"], "1", BATCH_TABLES_REFUSED),
+        (
+            &["games", sample, "--empties", "12", "-q"],
+            "1",
+            BATCH_TABLES_REFUSED,
+        ),
+        (&gen, "1", ONE_TABLE_REFUSED),
+        // A table for each labelling thread: the first one refused leaves the file too.
+        (
+            &gen,
+            "2",
+            "osolve: cannot allocate 2048 MiB of transposition tables (2 x 1024 MiB for the \
+             labelling threads): out of memory; use a smaller --hash-mb\n",
+        ),
     ];
     let earlier = "an earlier run's results\n";
-    let too_large = "osolve: cannot allocate the 1024 MiB transposition table: out of memory; \
-                     use a smaller --hash-mb\n";
     let limits = ["--threads", "1", "--hash-mb", "1024"];
-    for &base in commands {
+    for &(base, threads, too_large) in commands {
         fs::write(dir.path().join("kept.csv"), earlier).unwrap();
         for out in ["kept.csv", "new.csv"] {
+            let limits = ["--threads", threads, "--hash-mb", "1024"];
             let args = [base, &["-o", out], &limits].concat();
             let (code, stdout, stderr) = run_limited(dir.path(), KIB, &args, "");
             assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}: {stderr}");
@@ -239,7 +283,7 @@ fn a_table_larger_than_the_memory_allowed_leaves_the_output_alone() {
         "players.csv",
     ];
     let (code, _, stderr) = run_limited(dir.path(), KIB, &[&games[..], &limits].concat(), "");
-    assert_eq!((code, stderr.as_str()), (2, too_large));
+    assert_eq!((code, stderr.as_str()), (2, BATCH_TABLES_REFUSED));
     let players = fs::read_to_string(dir.path().join("players.csv")).unwrap();
     assert_eq!(players, earlier);
 }
@@ -265,8 +309,6 @@ fn a_resumed_run_that_fails_before_solving_leaves_the_output_alone() {
         (&["analyze", "two.obf", "-q"], "csv"),
         (&["games", sample, "--empties", "12", "-q"], "txt"),
     ];
-    let too_large = "osolve: cannot allocate the 1024 MiB transposition table: out of memory; \
-                     use a smaller --hash-mb\n";
     for &(base, extension) in commands {
         let (new, cut) = (format!("new.{extension}"), format!("cut.{extension}"));
         // The existing output: a whole run's, cut inside its last record.
@@ -286,7 +328,7 @@ fn a_resumed_run_that_fails_before_solving_leaves_the_output_alone() {
             .concat();
             let (code, stdout, stderr) = run_limited(dir.path(), KIB, &args, "");
             assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}: {stderr}");
-            assert_eq!(stderr, too_large, "{args:?}");
+            assert_eq!(stderr, BATCH_TABLES_REFUSED, "{args:?}");
         }
         assert!(!dir.path().join(&new).exists(), "{base:?}");
         assert_eq!(

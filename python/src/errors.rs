@@ -3,6 +3,7 @@
 
 use osolve::games::GameError as LibGameError;
 use osolve::notation::ParseError as LibParseError;
+use osolve::huge_pages::TablesRefused;
 use osolve::search::{SearchError, TooManyEmpties};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -106,6 +107,12 @@ pub fn search_error(error: &SearchError) -> PyErr {
         }
         SearchError::Threads { .. } => PyRuntimeError::new_err(error.to_string()),
     }
+}
+
+/// MemoryError for the tables of a batch (the Solver's own and its workers') that the system
+/// refused, naming them all and saying what to change.
+pub fn tables_error(error: &TablesRefused) -> PyErr {
+    PyMemoryError::new_err(format!("{error}: {}; use a smaller hash_mb", error.source))
 }
 
 /// Registers the exceptions in the module.

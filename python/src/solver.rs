@@ -29,7 +29,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{search_error, too_many_empties, LimitReached};
+use crate::errors::{search_error, tables_error, too_many_empties, LimitReached};
 use crate::position::{line_svg, move_name, Position};
 
 /// Positions with at most this many empties are solved on the calling thread, holding the GIL:
@@ -735,6 +735,7 @@ fn solve_batch(
         match (failure, ended) {
             (Some(error), _) => Err(error),
             (None, Ok(Err(BatchError::Search(error)))) => Err(search_error(&error)),
+            (None, Ok(Err(BatchError::Tables(error)))) => Err(tables_error(&error)),
             (None, Ok(Err(error))) => Err(PyRuntimeError::new_err(error.to_string())),
             (None, Ok(Ok(_))) if done == total => Ok(()),
             (None, _) => Err(PyRuntimeError::new_err("a search thread failed")),

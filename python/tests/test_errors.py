@@ -216,9 +216,10 @@ def test_progress_callback_errors_stop_the_batch():
 
 
 # Under `ulimit -v 1000000` (about 976 MiB of address space; the interpreter with the package
-# takes some 20 MiB): a 2048 MiB table is refused, a 16 MiB one is made after it; a 600 MiB
-# Solver (about 512 MiB of tables) is made, but the two workers of its first solve_many
-# (300 MiB each) are refused, and the Solver goes on solving.
+# takes some 20 MiB): a 2048 MiB table is refused, a 16 MiB one is made after it; a 900 MiB
+# Solver on three threads (512 MiB of tables, its size rounded down) is made, but the three
+# workers of its first solve_many (256 MiB each at most, 176 MiB of tables) are refused, named
+# with the Solver's own table, and the Solver goes on solving.
 MEMORY_SCRIPT = f"""
 import osolve
 position = osolve.Position("{FFO1}")
@@ -227,7 +228,7 @@ try:
 except MemoryError as error:
     print(error)
 print(osolve.Solver(threads=1, hash_mb=16).solve(position).score)
-solver = osolve.Solver(threads=2, hash_mb=600)
+solver = osolve.Solver(threads=3, hash_mb=900)
 try:
     solver.solve_many([position] * 4)
 except MemoryError as error:
@@ -253,5 +254,9 @@ def test_a_table_the_memory_limit_refuses_is_a_memory_error():
         ["sh", "-c", script, sys.executable, MEMORY_SCRIPT], capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
-    refused = "cannot allocate the {} MiB transposition table: out of memory; use a smaller hash_mb"
-    assert result.stdout.splitlines() == [refused.format(2048), "18", refused.format(600), "18"]
+    refused = "cannot allocate the 2048 MiB transposition table: out of memory; use a smaller hash_mb"
+    workers = (
+        "cannot allocate 1668 MiB of transposition tables (900 MiB for the positions solved one "
+        "at a time, 3 x 256 MiB for those solved in parallel): out of memory; use a smaller hash_mb"
+    )
+    assert result.stdout.splitlines() == [refused, "18", workers, "18"]

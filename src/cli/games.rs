@@ -235,7 +235,8 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
     // The statistics of the games finished, written even when the run was interrupted; not
     // when it could not start (its tables could not be made) or had no game to read: the
     // file is left as it was.
-    let started = !matches!(result, Err(BatchError::Search(_))) && !all_empty;
+    let started =
+        !matches!(result, Err(BatchError::Search(_) | BatchError::Tables(_))) && !all_empty;
     if let (Some(path), Some(format), Some(players), true) =
         (&args.players, players_format, &sink.players, started)
     {

@@ -223,7 +223,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     let mut flushed = out.borrow_mut().flush();
     // A run that started begins its file even without a line (it is emptied); one that could
     // not (its solvers' tables) leaves it as it was.
-    if !matches!(result, Err(GenError::Search(_))) {
+    if !matches!(result, Err(GenError::Search(_) | GenError::Tables(_))) {
         flushed = flushed.and_then(|()| out.borrow_mut().get_mut().begin());
     }
     if let Err(e) = flushed {
@@ -252,6 +252,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
         Err(GenError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(EXIT_OK),
         // The solvers' threads or tables: nothing to do with the output file.
         Err(GenError::Search(e)) => Err(e.into()),
+        Err(GenError::Tables(e)) => Err(e.into()),
         Err(e) => Err(anyhow::Error::new(e).context(output_name)),
     }
 }

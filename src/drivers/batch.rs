@@ -20,6 +20,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::huge_pages::{OutOfMemory, TablePart, TablesRefused};
+use crate::search::tt::{DEFAULT_MB, FIT_EMPTIES};
 use crate::search::{
     Limits, ProgressFn, SearchError, SolveOptions, Solver, StopHandle, Stopped, TooManyEmpties,
 };
@@ -245,8 +247,9 @@ pub struct Options {
     pub shard: Shard,
     /// Worker threads in total; 0 means one per core.
     pub threads: usize,
-    /// Transposition table size in MiB in total: the parallel workers share it out, the
-    /// one-at-a-time solver uses all of it (tables grow only as they are used).
+    /// Transposition table size in MiB: the one-at-a-time solver's, and the parallel workers'
+    /// in all (shared out, each at most what its searches can use: see [`Solvers`]); tables
+    /// take memory only as they are used.
     pub hash_mb: usize,
     /// Prove only win/draw/loss.
     pub wld: bool,
@@ -302,9 +305,13 @@ pub struct Totals {
 /// Why a run could not go on.
 #[derive(Debug, thiserror::Error)]
 pub enum BatchError {
-    /// The solvers could not be built.
+    /// The solvers' threads could not start.
     #[error(transparent)]
     Search(#[from] SearchError),
+    /// The system refused the memory of the solvers' tables: all of them are named (the
+    /// one-at-a-time solver's and the workers').
+    #[error(transparent)]
+    Tables(TablesRefused),
     /// The sink failed (writing the output, or a resumed output that does not match).
     #[error(transparent)]
     Sink(#[from] io::Error),
@@ -312,7 +319,13 @@ pub enum BatchError {
 
 /// The solvers of batch runs: one using every thread for the deep items, one at a time (it also
 /// checks which items are feasible), and one single-threaded solver per worker for the items
-/// solved in parallel with each other. [`run`] makes them afresh for its one run; a caller
+/// solved in parallel with each other. Each solver owns its tables, and the two kinds are kept
+/// side by side (the first one checks the items' feasibility while the workers solve), so a
+/// run maps up to twice `hash_mb`: the first solver's `hash_mb`, and the workers' `hash_mb`
+/// shared out, each at most [`DEFAULT_MB`] when their items have at most [`FIT_EMPTIES`]
+/// empties (a search up to there uses no more of a table than the default size holds: a
+/// larger one would change nothing but the memory it maps). [`run`] makes them afresh for its
+/// one run; a caller
 /// that makes many runs (a binding labelling position after position) keeps them and hands
 /// them to [`run_on`] each time, so that their tables, and the memory the kernel gave them, are
 /// made once: nothing is cleared between items or runs (see [`Solvers::clear`]), as in one
@@ -326,9 +339,10 @@ pub struct Solvers {
 impl Solvers {
     /// The solvers of `options` (its threads, table size, WLD and progress callback), as
     /// [`run`] makes them.
-    pub fn new(options: &Options) -> Result<Solvers, SearchError> {
+    pub fn new(options: &Options) -> Result<Solvers, BatchError> {
         let threads = crate::search::thread_count(options.threads);
-        let big = Solvers::solver(options, threads, options.hash_mb, options.progress.clone())?;
+        let big = Solvers::solver(options, threads, options.hash_mb, options.progress.clone())
+            .map_err(|error| refused(error, options.hash_mb, options))?;
         let mut solvers = Solvers::around(big);
         solvers.make_workers(options)?;
         Ok(solvers)
@@ -385,22 +399,16 @@ impl Solvers {
     }
 
     /// One worker per thread of `options`, each with its share of the table, unless made.
-    fn make_workers(&mut self, options: &Options) -> Result<(), SearchError> {
+    fn make_workers(&mut self, options: &Options) -> Result<(), BatchError> {
         if !self.workers.is_empty() {
             return Ok(());
         }
         let threads = crate::search::thread_count(options.threads);
+        let big_mb = self.big.options().hash_mb;
         let mut workers = Vec::with_capacity(threads);
         for _ in 0..threads {
-            let worker = Solvers::solver(options, 1, options.hash_mb / threads, None);
-            // The workers share out the table the options ask for: the size refused is that.
-            workers.push(worker.map_err(|error| match error {
-                SearchError::Memory { source, .. } => SearchError::Memory {
-                    megabytes: options.hash_mb,
-                    source,
-                },
-                other => other,
-            })?);
+            let worker = Solvers::solver(options, 1, worker_megabytes(options), None);
+            workers.push(worker.map_err(|error| refused(error, big_mb, options))?);
         }
         self.workers = workers;
         Ok(())
@@ -409,6 +417,46 @@ impl Solvers {
     fn all_mut(&mut self) -> impl Iterator<Item = &mut Solver> {
         std::iter::once(&mut self.big).chain(&mut self.workers)
     }
+}
+
+/// MiB of the table of each worker of `options`: its share of `hash_mb`, at most the default
+/// size when its items have at most [`FIT_EMPTIES`] empties (see [`Solvers`]).
+fn worker_megabytes(options: &Options) -> usize {
+    let share = (options.hash_mb / crate::search::thread_count(options.threads)).max(1);
+    if options.parallel_max_empties <= FIT_EMPTIES {
+        share.min(DEFAULT_MB)
+    } else {
+        share
+    }
+}
+
+/// The error of a solver of a run that could not be made: for memory, every table of the run
+/// (`big_mb` for the one-at-a-time solver, the workers' of `options`).
+fn refused(error: SearchError, big_mb: usize, options: &Options) -> BatchError {
+    match error {
+        SearchError::Memory { source, .. } => tables_refused(source, big_mb, options),
+        other => BatchError::Search(other),
+    }
+}
+
+/// The memory of the tables of a run refused: all of them named (see [`refused`]).
+fn tables_refused(source: OutOfMemory, big_mb: usize, options: &Options) -> BatchError {
+    let threads = crate::search::thread_count(options.threads);
+    BatchError::Tables(TablesRefused {
+        parts: vec![
+            TablePart {
+                count: 1,
+                megabytes: big_mb,
+                purpose: "the positions solved one at a time",
+            },
+            TablePart {
+                count: threads,
+                megabytes: worker_megabytes(options),
+                purpose: "those solved in parallel",
+            },
+        ],
+        source,
+    })
 }
 
 /// Runs `work` over `items` and hands every result to `sink` in input order, each as soon as
@@ -1000,6 +1048,30 @@ mod tests {
         let totals = run(&StopsAtTheBigItem, items, &options, &mut sink).unwrap();
         assert_eq!(sink.done, [0]);
         assert_eq!((totals.done, totals.interrupted), (1, true));
+    }
+
+    #[test]
+    fn workers_share_the_table_up_to_what_their_searches_use() {
+        let options = |hash_mb, threads, parallel_max_empties| Options {
+            hash_mb,
+            threads,
+            parallel_max_empties,
+            ..Options::default()
+        };
+        // A share, at most the default size while the workers' items stay within FIT_EMPTIES.
+        assert_eq!(worker_megabytes(&options(256, 2, 19)), 128);
+        assert_eq!(worker_megabytes(&options(1024, 2, 19)), 256);
+        assert_eq!(worker_megabytes(&options(1024, 1, 22)), 256);
+        assert_eq!(worker_megabytes(&options(1024, 2, 23)), 512);
+        assert_eq!(worker_megabytes(&options(1, 4, 19)), 1);
+        // A refused table names all of them.
+        let source = OutOfMemory { bytes: 1 };
+        let error = tables_refused(source, 1024, &options(1024, 2, 19));
+        assert_eq!(
+            error.to_string(),
+            "cannot allocate 1536 MiB of transposition tables (1024 MiB for the positions \
+             solved one at a time, 2 x 256 MiB for those solved in parallel)"
+        );
     }
 
     #[test]

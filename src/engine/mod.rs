@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Color, Position, Square};
 use crate::eval::{builtin, Weights, SCALE};
+use crate::huge_pages::{TablePart, TablesRefused};
 use crate::search::{
     BestMove, LatestProgress, Limits, SearchError, Solution, SolveError, SolveOptions, Solver,
     StopHandle, Unfinished, FEASIBLE_EMPTIES,
@@ -39,8 +40,8 @@ const GROWTH_PER_EMPTY: f64 = 2.6;
 pub struct EngineOptions {
     /// Worker threads of the exact solver; 0 means one per core.
     pub threads: usize,
-    /// Transposition table of the exact solver in MiB; the middle-game table takes a quarter
-    /// of it again.
+    /// Transposition table of the exact solver in MiB; the win/draw/loss solver's and the
+    /// middle-game search's take a quarter of it each again.
     pub hash_mb: usize,
     /// Time per move when no clock is set.
     pub move_time: Duration,
@@ -293,24 +294,57 @@ pub struct Engine {
     progress: LatestProgress,
 }
 
+/// Why an engine could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The solvers' threads could not start.
+    #[error(transparent)]
+    Search(SearchError),
+    /// The system refused the memory of the tables: all of them are named.
+    #[error(transparent)]
+    Tables(TablesRefused),
+}
+
 impl Engine {
     /// An engine at the start position; `Err` when the solvers' threads cannot start or the
-    /// system refuses the memory of a table ([`SearchError::Memory`]).
-    pub fn new(options: EngineOptions) -> Result<Engine, SearchError> {
+    /// system refuses the memory of the tables ([`EngineError::Tables`]: the exact solver's
+    /// `hash_mb`, and a quarter of it for each of the win/draw/loss solver and the middle-game
+    /// search).
+    pub fn new(options: EngineOptions) -> Result<Engine, EngineError> {
+        let quarter = (options.hash_mb / 4).max(1);
+        let refused = |source| {
+            let part = |megabytes, purpose| TablePart {
+                count: 1,
+                megabytes,
+                purpose,
+            };
+            EngineError::Tables(TablesRefused {
+                parts: vec![
+                    part(options.hash_mb, "the exact solver"),
+                    part(quarter, "the win/draw/loss solver"),
+                    part(quarter, "the middle-game search"),
+                ],
+                source,
+            })
+        };
+        let solver_error = |error| match error {
+            SearchError::Memory { source, .. } => refused(source),
+            other => EngineError::Search(other),
+        };
         let progress = LatestProgress::new();
         let solver = Solver::new(SolveOptions {
             progress: Some(progress.callback()),
             ..solver_options(&options)
-        })?;
+        })
+        .map_err(solver_error)?;
         let wld_solver = Solver::new(SolveOptions {
-            hash_mb: (options.hash_mb / 4).max(1),
+            hash_mb: quarter,
             wld: true,
             progress: Some(progress.callback()),
             ..solver_options(&options)
-        })?;
-        let megabytes = (options.hash_mb / 4).max(1);
-        let table = midgame::Table::try_new(megabytes)
-            .map_err(|source| SearchError::Memory { megabytes, source })?;
+        })
+        .map_err(solver_error)?;
+        let table = midgame::Table::try_new(quarter).map_err(refused)?;
         Ok(Engine {
             wld_solver,
             table,

@@ -13,6 +13,7 @@ use super::{canonical, eval_search};
 use crate::board::random::Rng;
 use crate::board::{Bits, Position, Square};
 use crate::eval::{Weights, SCALE};
+use crate::huge_pages::{TablePart, TablesRefused};
 use crate::search::{
     Limits, SearchError, SolveOptions, Solver, StopHandle, TooManyEmpties, FEASIBLE_EMPTIES,
 };
@@ -101,9 +102,13 @@ pub const EXHAUSTED_AFTER: u64 = 20_000;
 /// Why a run ended early.
 #[derive(Debug, thiserror::Error)]
 pub enum GenError {
-    /// The solver could not start.
+    /// The solver could not start (its threads, or with one labelling thread its table).
     #[error(transparent)]
     Search(#[from] SearchError),
+    /// The system refused the memory of the labelling threads' tables (one each): all of them
+    /// are named.
+    #[error(transparent)]
+    Tables(TablesRefused),
     /// Interrupted: the positions written so far are complete lines.
     #[error("interrupted")]
     Stopped(GenStats),
@@ -258,7 +263,8 @@ fn label(
                     // here.
                     force: true,
                     progress: None,
-                })?;
+                })
+                .map_err(|error| refused(error, options))?;
                 (control.register)(solver.stop_handle());
                 *slot = Some(solver);
             }
@@ -274,6 +280,23 @@ fn label(
                 Err(_) => Ok(None),
             }
         }),
+    }
+}
+
+/// The error of a labelling solver that could not be made: for memory with more than one
+/// labelling thread, every thread's table (each takes `hash_mb`).
+fn refused(error: SearchError, options: &GenOptions) -> GenError {
+    let threads = crate::search::thread_count(options.threads);
+    match error {
+        SearchError::Memory { source, .. } if threads > 1 => GenError::Tables(TablesRefused {
+            parts: vec![TablePart {
+                count: threads,
+                megabytes: options.hash_mb,
+                purpose: "the labelling threads",
+            }],
+            source,
+        }),
+        other => GenError::Search(other),
     }
 }
 
