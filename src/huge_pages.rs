@@ -5,9 +5,11 @@
 //! Nothing here knows the game; `main.rs` and `python/src/lib.rs` install it, the library's
 //! own tests use the system allocator. Also the transposition table's buckets as a zeroed
 //! block of aligned cache lines of atomics ([`zeroed_cache_lines`]), which only an unsafe
-//! cast of a zeroed allocation gives without writing them, and the refusal that names every
-//! table of a run ([`TablesRefused`]). One of the few modules allowed `unsafe` (an allocator
-//! is an unsafe trait), each block with a SAFETY comment.
+//! cast of a zeroed allocation gives without writing them; the room a run needs beside its
+//! tables ([`check_reserve`]), one malloc arena under an address-space limit
+//! ([`one_arena_under_a_limit`]), and the refusal that names every table of a run
+//! ([`TablesRefused`]). One of the few modules allowed `unsafe` (an allocator is an unsafe
+//! trait), each block with a SAFETY comment.
 #![allow(unsafe_code)]
 
 /// The allocator of the `osolve` binary: the system allocator, except that a block of at least
@@ -268,6 +270,75 @@ pub fn max_hash_mb() -> usize {
     memory.map_or(65536, |m| m.min(65536)) as usize
 }
 
+/// The address space a run still needs once its tables are made, in MiB, besides
+/// [`RESERVE_PER_THREAD_MB`] for each thread: the built-in evaluation weights (31 sets of 327
+/// KiB, decoded at the first search that orders moves by them), the buffers of input and
+/// output, and a margin. Measured with `ulimit -v`-free runs of every command on one malloc
+/// arena (see [`one_arena_under_a_limit`]), `--hash-mb 1024`, the most the address space grew
+/// after the last table: 6 MiB for `solve`, `show` and `bench` (16 MiB on FFO #45), 2 MiB for
+/// `gen`, 8-11 MiB for `gtp` and `nboard`, 10-13 MiB for `analyze` and `games` on one or two
+/// threads, 25 MiB on eight; with `--depth` 14 MiB for `solve` and 20, 30 and 93 MiB for
+/// `analyze` on one, two and eight threads.
+pub const RESERVE_MB: usize = 32;
+
+/// The part of [`RESERVE_MB`] that grows with the threads of a run: a thread started after the
+/// tables are made takes 2 MiB of stack, and a batch worker of `--depth` an estimator's table
+/// of 8 MiB (`analyze --depth` grew 10.5 MiB per thread from two threads to eight).
+pub const RESERVE_PER_THREAD_MB: usize = 12;
+
+/// Whether the system still gives the address space a run of `threads` threads needs beyond
+/// what is allocated ([`RESERVE_MB`] and [`RESERVE_PER_THREAD_MB`] for each thread): a block of
+/// that size is allocated untouched and freed at once. A table made right up to a limit
+/// (`ulimit -v`) would otherwise let a later ordinary allocation fail, which aborts the process
+/// (or hangs it, when the abort's own report cannot allocate); checked once the last table is
+/// made, it turns that into an error the caller reports before anything runs. `Err` when the
+/// system refuses the block.
+pub fn check_reserve(threads: usize) -> Result<(), OutOfMemory> {
+    // Past 64 threads the per-thread part is not counted: a machine of less memory than such a
+    // reserve would otherwise refuse a run it can hold.
+    let megabytes = threads
+        .min(64)
+        .saturating_mul(RESERVE_PER_THREAD_MB)
+        .saturating_add(RESERVE_MB);
+    let lines = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<CacheLine>();
+    let block = zeroed_cache_lines(lines)?;
+    // A block nothing reads may be left out by the compiler, allocation and all (it did so):
+    // this one must be asked of the system.
+    std::hint::black_box(&block);
+    Ok(())
+}
+
+/// Under a limit on the address space (`ulimit -v`), has every thread allocate from glibc's one
+/// main arena. Each further arena reserves 64 MiB of address space (128 MiB for a moment) when
+/// a thread first allocates: under a limit close to the tables' size that takes room the run
+/// needs, and an arena made after [`check_reserve`] takes the room it checked (an abort came
+/// of it with a limit 133 MiB above the tables: two threads' arenas took 128 MiB of it). Call
+/// it first thing, before threads start. Without a limit, and off glibc, it does nothing.
+pub fn one_arena_under_a_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
+        }
+        /// `M_ARENA_MAX` of glibc's malloc.h.
+        const M_ARENA_MAX: std::ffi::c_int = -8;
+        let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+        let limited = limits
+            .lines()
+            .find_map(|line| line.strip_prefix("Max address space"))
+            .and_then(|rest| rest.split_whitespace().next())
+            .is_some_and(|soft| soft != "unlimited");
+        if limited {
+            // SAFETY: `mallopt` only sets a parameter of glibc's allocator, here a documented
+            // one to a valid value (one arena); it changes where later blocks come from, never
+            // a block already given out.
+            unsafe {
+                mallopt(M_ARENA_MAX, 1);
+            }
+        }
+    }
+}
+
 /// Tables of one purpose among those a run makes for one size asked: `count` tables of
 /// `megabytes` MiB each, for `purpose` (`the exact solver`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -515,7 +586,11 @@ mod tests {
     }
 
     #[test]
-    fn a_refusal_names_every_table() {
+    fn the_reserve_is_there_and_a_refusal_names_every_table() {
+        // Nothing limits the tests' address space: the room is there, for any thread count.
+        assert_eq!(check_reserve(1), Ok(()));
+        assert_eq!(check_reserve(8), Ok(()));
+        one_arena_under_a_limit();
         let refused = TablesRefused {
             parts: vec![
                 TablePart {

@@ -10,5 +10,8 @@ mod cli;
 static ALLOCATOR: osolve::huge_pages::HugePageAlloc = osolve::huge_pages::HugePageAlloc;
 
 fn main() {
+    // Before any thread starts: under `ulimit -v`, no malloc arena takes the room the tables'
+    // check leaves for the run.
+    osolve::huge_pages::one_arena_under_a_limit();
     std::process::exit(cli::run());
 }

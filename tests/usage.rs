@@ -144,7 +144,9 @@ fn run_limited(
         .arg(kib.to_string())
         .arg(binary())
         .args(args)
-        .write_stdin(input.to_string());
+        .write_stdin(input.to_string())
+        // A run that hangs (an abort whose own report cannot allocate once did) fails the test.
+        .timeout(std::time::Duration::from_secs(120));
     finished(&mut command)
 }
 
@@ -223,6 +225,61 @@ fn a_table_larger_than_the_memory_allowed_is_one_line() {
         "osolve: cannot allocate 2048 MiB of transposition tables (2 x 1024 MiB for the \
          labelling threads): out of memory; use a smaller --hash-mb\n"
     );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_limit_just_above_the_tables_is_refused_at_the_start_not_an_abort() {
+    // gtp makes its tables, then decodes the evaluation weights and starts its threads. Under a
+    // limit just above the tables one of those allocations failed: the process aborted
+    // (SIGABRT), or hung in the abort's own report. Every limit must now either hold the whole
+    // session or be refused at the start, exit code 2 and one line. The smallest limit the
+    // session runs under is found by halving; then every limit from 96 MiB below it to 16 MiB
+    // above, 2 MiB apart, is tried.
+    if osolve::huge_pages::max_hash_mb() < 512 {
+        eprintln!(
+            "skipped: --hash-mb 256 with its engine's tables is more than this machine's memory"
+        );
+        return;
+    }
+    let dir = temp_dir();
+    let args = [
+        "gtp",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "256",
+        "--move-time",
+        "0.05",
+    ];
+    let input = "genmove b\nquit\n";
+    let runs = |kib| run_limited(dir.path(), kib, &args, input).0 == 0;
+    let (mut low, mut high) = (100_000u64, 2_000_000u64);
+    assert!(runs(high), "the session runs under {high} KiB");
+    while high - low > 1024 {
+        let middle = (low + high) / 2;
+        if runs(middle) {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    let refused = "osolve: cannot allocate 384 MiB of transposition tables (256 MiB for the \
+                   exact solver, 64 MiB for the win/draw/loss solver, 64 MiB for the \
+                   middle-game search): out of memory; use a smaller --hash-mb\n";
+    for kib in (high - (96 << 10)..=high + (16 << 10)).step_by(2 << 10) {
+        // `finished` fails the test on an exit by a signal (the abort).
+        let (code, stdout, stderr) = run_limited(dir.path(), kib, &args, input);
+        match code {
+            0 => assert!(stdout.starts_with("= "), "{kib} KiB: {stdout}"),
+            2 => assert_eq!(
+                (stdout.as_str(), stderr.as_str()),
+                ("", refused),
+                "{kib} KiB"
+            ),
+            _ => panic!("{kib} KiB: exit code {code}: {stderr}"),
+        }
+    }
 }
 
 #[cfg(target_os = "linux")]

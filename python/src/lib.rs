@@ -17,6 +17,8 @@ static ALLOCATOR: osolve::huge_pages::HugePageAlloc = osolve::huge_pages::HugePa
 
 #[pymodule]
 fn _osolve(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Under `ulimit -v`, no further malloc arena takes the room a Solver's check leaves.
+    osolve::huge_pages::one_arena_under_a_limit();
     module.add("__version__", osolve::VERSION)?;
     module.add("PASS", position::PASS)?;
     module.add("MOVE_PASS", solver::MOVE_PASS)?;

@@ -20,7 +20,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::huge_pages::{OutOfMemory, TablePart, TablesRefused};
+use crate::huge_pages::{check_reserve, OutOfMemory, TablePart, TablesRefused};
 use crate::search::tt::{DEFAULT_MB, FIT_EMPTIES};
 use crate::search::{
     Limits, ProgressFn, SearchError, SolveOptions, Solver, StopHandle, Stopped, TooManyEmpties,
@@ -308,8 +308,8 @@ pub enum BatchError {
     /// The solvers' threads could not start.
     #[error(transparent)]
     Search(#[from] SearchError),
-    /// The system refused the memory of the solvers' tables: all of them are named (the
-    /// one-at-a-time solver's and the workers').
+    /// The system refused the memory of the solvers' tables, or left too little beside them:
+    /// all of them are named (the one-at-a-time solver's and the workers').
     #[error(transparent)]
     Tables(TablesRefused),
     /// The sink failed (writing the output, or a resumed output that does not match).
@@ -410,6 +410,10 @@ impl Solvers {
             let worker = Solvers::solver(options, 1, worker_megabytes(options), None);
             workers.push(worker.map_err(|error| refused(error, big_mb, options))?);
         }
+        // Each solver checked the room a run needs beside the tables for its own threads; the
+        // run's are all the workers' (whose threads start now), checked once every table is
+        // made. The workers are dropped, their tables given back, when it is not there.
+        check_reserve(threads).map_err(|source| tables_refused(source, big_mb, options))?;
         self.workers = workers;
         Ok(())
     }

@@ -300,7 +300,8 @@ pub enum EngineError {
     /// The solvers' threads could not start.
     #[error(transparent)]
     Search(SearchError),
-    /// The system refused the memory of the tables: all of them are named.
+    /// The system refused the memory of the tables, or left too little beside them (see
+    /// [`crate::huge_pages::check_reserve`]): all of them are named.
     #[error(transparent)]
     Tables(TablesRefused),
 }
@@ -331,6 +332,9 @@ impl Engine {
             SearchError::Memory { source, .. } => refused(source),
             other => EngineError::Search(other),
         };
+        // The middle-game table first: the solvers, made last, check that the memory the
+        // engine needs beside its tables is still there once all of them are made.
+        let table = midgame::Table::try_new(quarter).map_err(refused)?;
         let progress = LatestProgress::new();
         let solver = Solver::new(SolveOptions {
             progress: Some(progress.callback()),
@@ -344,7 +348,6 @@ impl Engine {
             ..solver_options(&options)
         })
         .map_err(solver_error)?;
-        let table = midgame::Table::try_new(quarter).map_err(refused)?;
         Ok(Engine {
             wld_solver,
             table,

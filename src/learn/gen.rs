@@ -105,8 +105,8 @@ pub enum GenError {
     /// The solver could not start (its threads, or with one labelling thread its table).
     #[error(transparent)]
     Search(#[from] SearchError),
-    /// The system refused the memory of the labelling threads' tables (one each): all of them
-    /// are named.
+    /// The system refused the memory of the labelling threads' tables (one each), or left too
+    /// little beside them: all of them are named.
     #[error(transparent)]
     Tables(TablesRefused),
     /// Interrupted: the positions written so far are complete lines.

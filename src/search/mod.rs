@@ -212,16 +212,19 @@ macro_rules! by_rules {
 
 impl Solver {
     /// A solver with these options; `Err` when its threads cannot start or the system refuses
-    /// the memory of its table ([`SearchError::Memory`]).
+    /// the memory of its table, or leaves too little beside it for the rest of the run
+    /// ([`SearchError::Memory`]; see [`crate::huge_pages::check_reserve`]).
     pub fn new(options: SolveOptions) -> Result<Solver, SearchError> {
         let (pool, threads) = thread_pool(options.threads)?;
         stability::init();
-        let tt = Tables::for_threads(options.hash_mb, threads).map_err(|source| {
-            SearchError::Memory {
-                megabytes: options.hash_mb,
-                source,
-            }
-        })?;
+        let memory = |source| SearchError::Memory {
+            megabytes: options.hash_mb,
+            source,
+        };
+        let tt = Tables::for_threads(options.hash_mb, threads).map_err(memory)?;
+        // Checked here, where every command makes its tables, and refused as the table itself
+        // (which is given back): a later allocation would otherwise abort the process.
+        crate::huge_pages::check_reserve(threads).map_err(memory)?;
         Ok(Solver {
             tt,
             pool,
