@@ -601,6 +601,12 @@ fn a_wthor_file_whose_header_counts_no_game_is_said_to_be_one() {
     );
     assert_eq!((code, stdout.as_str()), (2, ""));
     assert_eq!(stderr, said("<stdin>"));
+    // So is a file of another name (it was taken for binary data that is no games file).
+    fs::copy(&zero, dir.path().join("zero.bin")).unwrap();
+    let (code, stdout, stderr) =
+        finished(osolve_in(dir.path()).args(["games", "zero.bin", "--empties", "10", "-q"]));
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(stderr, said("zero.bin"));
     // A text input without a game is still said to be one.
     fs::write(dir.path().join("empty.txt"), "").unwrap();
     let (code, _, stderr) =

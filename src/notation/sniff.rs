@@ -47,7 +47,8 @@ const WTHOR_NAMES: [usize; 2] = [20, 26];
 /// - a file named `*.wtb` is WThor (its reader then says what is wrong with it);
 /// - data with a control byte that text never holds (NUL, and others below 0x20 but tab, line
 ///   and page breaks and escape) is WThor when it starts with a WThor header (the board size
-///   0 or 8, and the count of records matching the length; with no length, a plausible date),
+///   0 or 8, and the count of records matching the length, or the header alone counting none
+///   with a plausible date; with no length, a plausible date),
 ///   and binary otherwise;
 /// - everything else is text.
 pub fn sniff(head: &[u8], name: &str, len: Option<u64>) -> FileKind {
@@ -96,19 +97,25 @@ fn has_wthor_header(head: &[u8], len: Option<u64>) -> bool {
             };
             // A last record cut short still counts, so that its reader can say so.
             let games = records > 0 && body.div_ceil(WTHOR_RECORD as u64) == records;
-            let names = records == 0
+            let names_file = records == 0
                 && names > 0
                 && WTHOR_NAMES.iter().any(|&size| body == names * size as u64);
-            games || names
+            // The header alone, counting nothing: a games file of no games (its reader says
+            // so), when its date is one, as 16 bytes of other data rarely are.
+            let no_games = records == 0 && names == 0 && body == 0 && dated(header);
+            games || names_file || no_games
         }
-        None => {
-            // The creation date: century, year, month, day (all zero when not written).
-            let [century, year, month, day] = [header[0], header[1], header[2], header[3]];
-            let unset = [century, year, month, day] == [0; 4];
-            let plausible = (19..=21).contains(&century) && year < 100 && month <= 12 && day <= 31;
-            unset || plausible
-        }
+        None => dated(header),
     }
+}
+
+/// Whether a WThor header's creation date (century, year, month, day) is plausible, or all zero
+/// (not written).
+fn dated(header: &[u8]) -> bool {
+    let [century, year, month, day] = [header[0], header[1], header[2], header[3]];
+    let unset = [century, year, month, day] == [0; 4];
+    let plausible = (19..=21).contains(&century) && year < 100 && month <= 12 && day <= 31;
+    unset || plausible
 }
 
 #[cfg(test)]
@@ -172,6 +179,16 @@ mod tests {
             sniff(&names, "WTHOR.JOU", Some(16 + 3 * 21)),
             FileKind::Binary
         );
+        // The header alone, counting no game: WThor with a date (or none), else binary.
+        assert_eq!(sniff(&header(0), "a", Some(16)), FileKind::Wthor);
+        assert_eq!(sniff(&header(0)[..16], "a", Some(16)), FileKind::Wthor);
+        let mut undated = header(0);
+        undated[..4].copy_from_slice(&[0; 4]);
+        assert_eq!(sniff(&undated, "a", Some(16)), FileKind::Wthor);
+        let mut odd_date = header(0);
+        odd_date[0] = 7;
+        assert_eq!(sniff(&odd_date, "a", Some(16)), FileKind::Binary);
+        assert_eq!(sniff(&header(0), "a", Some(17)), FileKind::Binary);
         // Pseudo-random bytes of a length that a WThor file could have (16 + 100 records).
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let random: Vec<u8> = (0..HEAD_LEN)
