@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use osolve::drivers::output::NewFile;
+use osolve::drivers::output::{Begin, NewFile};
 use osolve::eval::{builtin, Weights};
 use osolve::learn::gen::{
     generate, refuse_too_deep, Control, GenError, GenOptions, Label, Policy, EXHAUSTED_AFTER,
@@ -103,39 +103,6 @@ fn parse_range(text: &str) -> Result<(u32, u32), String> {
     Ok((lo, hi))
 }
 
-/// Where the positions go: standard output, or a file emptied only when the run begins (see
-/// [`NewFile`]).
-enum Out {
-    Stdout(io::Stdout),
-    File(NewFile),
-}
-
-impl Out {
-    /// Begins the output: a file is emptied (once).
-    fn begin(&mut self) -> io::Result<()> {
-        match self {
-            Out::Stdout(_) => Ok(()),
-            Out::File(file) => file.begin(),
-        }
-    }
-}
-
-impl Write for Out {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        match self {
-            Out::Stdout(out) => out.write(bytes),
-            Out::File(file) => file.write(bytes),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Out::Stdout(out) => out.flush(),
-            Out::File(file) => file.flush(),
-        }
-    }
-}
-
 /// Runs the subcommand.
 pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     if !(0.0..=1.0).contains(&args.epsilon) {
@@ -175,12 +142,13 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     } else {
         args.output.display().to_string()
     };
-    let sink = if paths::is_std_stream(&args.output) {
-        Out::Stdout(io::stdout())
+    // Standard output, or a file emptied only when the run begins (see `NewFile`).
+    let sink: Box<dyn Begin> = if paths::is_std_stream(&args.output) {
+        Box::new(io::stdout())
     } else {
         let file = NewFile::create(&args.output)
             .with_context(|| format!("cannot create {}", args.output.display()))?;
-        Out::File(file)
+        Box::new(file)
     };
     // Shared by the writer and the progress callback, which flushes after every batch so that
     // a second signal (the process exits at once) still leaves the finished lines in the file.

@@ -350,8 +350,9 @@ impl Drop for NewFile {
     }
 }
 
-/// A writer of an output that can wait before it begins (see [`Output::begin`]).
-trait Begin: Write {
+/// A writer of an output that can wait before it begins (see [`Output::begin`]): standard
+/// output, a [`NewFile`] (emptied when it begins), a resumed output. `gen` writes through one too.
+pub trait Begin: Write {
     /// Begins the output: a [`NewFile`] is emptied; other writers have nothing to do.
     fn begin(&mut self) -> io::Result<()> {
         Ok(())
