@@ -146,11 +146,16 @@ fn rereadable(paths: &[PathBuf]) -> bool {
     })
 }
 
-/// How much more an exact solve costs per extra empty square, for the progress's ETA. FFO
-/// #1-#19 (14-16 empties) take 1.77 million nodes, 93 thousand a position, and FFO #40-#49
-/// (20-26 empties, 22.5 on average) 568 million, 57 million a position (`osolve bench`, one
-/// thread): 610 times more for 7.3 more empties, about 2.4x per empty.
-pub const WORK_GROWTH: f64 = 2.4;
+/// How much more an exact solve costs per extra empty square, for the progress's ETA. Fitted
+/// to the solver of 5403d0d (`osolve bench --threads 2`, a least-squares line through the
+/// logarithms): FFO #1-#58 (14-30 empties; #59, a wipe-out solved at once, left out), 57
+/// positions, grow 1.93x in nodes and 1.78x in time per empty (the smallest take little more
+/// than their table's clearing). It was 2.4, fitted in 2026-11 to a solver whose trees grew
+/// faster, so a position of 30 empties counted 6 times more than it now costs against one of
+/// 20. A single number cannot know a position: `analyze` of FFO #40-#59 (every move, two
+/// threads) said `ETA 7h 22m` after 35 s with 2.4 and `ETA 1h 25m` with 2.0, and had its first
+/// 19 positions done at 31 min, the 34 empties of #59 still to go.
+pub const WORK_GROWTH: f64 = 2.0;
 
 /// The expected work of an exact solve of a position with `empties` empty squares, relative to
 /// one of 20: what the progress's ETA weighs the items by.
@@ -972,8 +977,8 @@ mod tests {
     #[test]
     fn work_grows_with_the_empties_and_follows_the_shard() {
         assert_eq!(work(20), 1.0);
-        assert!((work(22) - 5.76).abs() < 1e-9);
-        assert!((work(14) - 2.4f64.powi(-6)).abs() < 1e-12);
+        assert!((work(22) - 4.0).abs() < 1e-9);
+        assert!((work(14) - 2f64.powi(-6)).abs() < 1e-12);
         let dir = std::env::temp_dir().join(format!("osolve-work-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("p.obf");
@@ -988,7 +993,7 @@ mod tests {
         let second = Shard::new(1, 2).unwrap();
         let works = work_in_files(&paths, second, empties).unwrap();
         assert_eq!(works.len(), 2);
-        assert!((works[0] - 2.4).abs() < 1e-9 && (works[1] - 2.4f64.powi(3)).abs() < 1e-9);
+        assert!((works[0] - 2.0).abs() < 1e-9 && (works[1] - 8.0).abs() < 1e-9);
         // Standard input cannot be read twice: no work known.
         assert_eq!(
             work_in_files(&[PathBuf::from("-")], Shard::ALL, empties),
