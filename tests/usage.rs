@@ -165,6 +165,15 @@ fn a_table_larger_than_the_memory_allowed_is_one_line() {
     let sample = root().join("tests/data/games/sample.txt");
     let sample = sample.to_str().unwrap();
     let (one, batch) = (ONE_TABLE_REFUSED, BATCH_TABLES_REFUSED);
+    let gen: &[&str] = &[
+        "gen",
+        "--positions",
+        "1",
+        "--empties",
+        "12-12",
+        "-o",
+        "gen.obf",
+    ];
     let engine = "osolve: cannot allocate 1536 MiB of transposition tables (1024 MiB for the \
                   exact solver, 256 MiB for the win/draw/loss solver, 256 MiB for the \
                   middle-game search): out of memory; use a smaller --hash-mb\n";
@@ -174,19 +183,7 @@ fn a_table_larger_than_the_memory_allowed_is_one_line() {
         (&["games", sample, "--empties", "12", "-q"], "", batch),
         (&["show", "-p", FFO_1, "--analyze", "--ascii"], "", one),
         (&["bench", "--suite", "ffo1-19"], "", one),
-        (
-            &[
-                "gen",
-                "--positions",
-                "1",
-                "--empties",
-                "12-12",
-                "-o",
-                "gen.obf",
-            ],
-            "",
-            one,
-        ),
+        (gen, "", one),
         (&["gtp"], "quit\n", engine),
         (&["nboard"], "quit\n", engine),
     ];
@@ -205,19 +202,7 @@ fn a_table_larger_than_the_memory_allowed_is_one_line() {
         assert_eq!(stdout, "", "{:?}", with("1024"));
     }
     // gen on two threads makes a table for each.
-    let args = [
-        "gen",
-        "--positions",
-        "1",
-        "--empties",
-        "12-12",
-        "-o",
-        "gen.obf",
-        "--threads",
-        "2",
-        "--hash-mb",
-        "1024",
-    ];
+    let args = [gen, &["--threads", "2", "--hash-mb", "1024"]].concat();
     let (code, stdout, stderr) = run_limited(dir.path(), KIB, &args, "");
     assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
     assert_eq!(
