@@ -230,6 +230,55 @@ fn train_skips_bad_lines_with_their_place_and_fits_the_rest() {
 }
 
 #[test]
+fn train_refuses_an_output_it_cannot_write_before_fitting() {
+    let dir = temp_dir();
+    let data = dir.path().join("data.obf");
+    let out = osolve()
+        .args(["gen", "--positions", "200", "--empties", "10-11"])
+        .args(["--threads", "2", "--hash-mb", "4", "-o"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let out = osolve_in(dir.path())
+        .args([
+            "train",
+            "--min-samples",
+            "100",
+            "-o",
+            "missing/w.bin",
+            "data.obf",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "osolve: cannot write missing/w.bin: No such file or directory (os error 2)\n"
+    );
+    // No fit ran: its table would be on standard output.
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    // An existing weights file passes the check untouched until the fit replaces it.
+    fs::write(dir.path().join("w.bin"), "old").unwrap();
+    let out = osolve_in(dir.path())
+        .args([
+            "train",
+            "--min-samples",
+            "100",
+            "--iterations",
+            "5",
+            "-o",
+            "w.bin",
+        ])
+        .arg("data.obf")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let w = Weights::from_bytes(&fs::read(dir.path().join("w.bin")).unwrap()).unwrap();
+    assert!(w.is_trained(5));
+}
+
+#[test]
 fn gen_rejects_a_bad_range() {
     let out = osolve()
         .args(["gen", "--empties", "20-10", "-o", "/dev/null"])

@@ -219,6 +219,30 @@ fn analyze_writes_one_picture_per_position() {
 }
 
 #[test]
+fn a_picture_that_cannot_be_written_is_refused_before_the_analysis() {
+    let dir = temp_dir();
+    let svg = dir.path().join("no-such-dir").join("ffo-1.svg");
+    let (code, out, err) = run(&[
+        "show",
+        "-p",
+        FFO_1,
+        "--analyze",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "osolve: cannot write {}: No such file or directory (os error 2)\n",
+            svg.display()
+        )
+    );
+    // Nothing was analysed: the diagram with the scores would come first.
+    assert_eq!(out, "");
+}
+
+#[test]
 fn png_without_the_feature_says_how_to_get_it() {
     if cfg!(feature = "png") {
         return;

@@ -3,8 +3,9 @@
 //! (opening it truncates it, and the run would then read the empty file it is writing). The
 //! same file is recognised however it is spelled: `./in.obf`, a symbolic link, a hard link.
 
-use anyhow::bail;
-use std::fs;
+use anyhow::{bail, Context};
+use std::fs::{self, OpenOptions};
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// True when `path` names standard output (or standard input, for the readers): `-`.
@@ -38,6 +39,31 @@ pub fn refuse_input_as_output<'a>(
         }
     }
     Ok(())
+}
+
+/// Checks that `output` can be written before a long run that writes it only at the end (a
+/// fit, an analysis), so that a missing directory or a read-only file is reported before the
+/// work, not after it: an existing file is opened for writing without being truncated, a new
+/// one is created and removed at once. Standard output always passes.
+pub fn check_writable(output: &Path) -> anyhow::Result<()> {
+    if is_std_stream(output) {
+        return Ok(());
+    }
+    let existing = || OpenOptions::new().write(true).open(output).map(drop);
+    let checked = if output.exists() {
+        existing()
+    } else {
+        match OpenOptions::new().write(true).create_new(true).open(output) {
+            Ok(file) => {
+                drop(file);
+                fs::remove_file(output)
+            }
+            // Made meanwhile by someone else: it is an existing file now.
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => existing(),
+            Err(e) => Err(e),
+        }
+    };
+    checked.with_context(|| format!("cannot write {}", output.display()))
 }
 
 /// Whether `a` and `b` are the same file: the same device and inode when both exist (links,
@@ -107,5 +133,32 @@ mod tests {
         assert!(refuse_input_as_output(&hard, "-o", [file.as_path()]).is_err());
         assert!(refuse_input_as_output(Path::new("-"), "-o", [Path::new("-")]).is_ok());
         assert!(refuse_input_as_output(&other, "-o", [file.as_path()]).is_ok());
+    }
+
+    #[test]
+    fn writable_outputs_are_checked_without_touching_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("kept.bin");
+        fs::write(&file, "weights").unwrap();
+        check_writable(&file).unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "weights");
+        let new = dir.path().join("new.bin");
+        check_writable(&new).unwrap();
+        assert!(!new.exists(), "the check leaves no file behind");
+        check_writable(Path::new("-")).unwrap();
+        let missing = dir.path().join("no-such-dir").join("w.bin");
+        let message = format!("{:#}", check_writable(&missing).unwrap_err());
+        assert_eq!(
+            message,
+            format!(
+                "cannot write {}: No such file or directory (os error 2)",
+                missing.display()
+            )
+        );
+        let message = format!("{:#}", check_writable(dir.path()).unwrap_err());
+        assert!(
+            message.starts_with(&format!("cannot write {}: ", dir.path().display())),
+            "{message}"
+        );
     }
 }

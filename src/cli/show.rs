@@ -166,8 +166,8 @@ impl PictureTarget {
         }
     }
 
-    /// Creates the directory when the target is one; `what` names the option in the message
-    /// when a file is in the way.
+    /// Creates the directory when the target is one, or checks that the file can be written;
+    /// `what` names the option in the message when a file is in the way.
     pub fn prepare(&self, what: &str) -> anyhow::Result<()> {
         if let PictureTarget::Directory { dir, stem, .. } = self {
             if paths::is_std_stream(dir) {
@@ -185,6 +185,10 @@ impl PictureTarget {
                 );
             }
             fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        // One picture written after its analysis: a path that cannot take it is said first.
+        if let PictureTarget::File(path) = self {
+            paths::check_writable(path)?;
         }
         Ok(())
     }

@@ -73,6 +73,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     super::interrupt::interrupt().exit_at_once();
     // Before anything is read or written: the weights must not overwrite an input.
     paths::refuse_input_as_output(&args.output, "-o", args.files.iter().map(PathBuf::as_path))?;
+    // A fit can take minutes: an output that cannot be written is said before it, not after.
+    paths::check_writable(&args.output)?;
     let base = match &args.keep {
         Some(path) => Some(osolve::eval::Weights::load(path, "--keep")?),
         None => None,
