@@ -168,17 +168,29 @@ fn train_fits_and_writes_readable_weights() {
     assert!(!w.is_trained(6));
 }
 
-#[test]
-fn train_skips_bad_lines_with_their_place_and_fits_the_rest() {
-    let dir = temp_dir();
-    let data = dir.path().join("data.obf");
+/// `count` exactly labelled random positions of 10-11 empties in `dir`/data.obf (`osolve gen`).
+fn labelled_positions(dir: &std::path::Path, count: u32) -> std::path::PathBuf {
+    let data = dir.join("data.obf");
     let out = osolve()
-        .args(["gen", "--positions", "300", "--empties", "10-11"])
+        .args([
+            "gen",
+            "--positions",
+            &count.to_string(),
+            "--empties",
+            "10-11",
+        ])
         .args(["--threads", "2", "--hash-mb", "4", "-o"])
         .arg(&data)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
+    data
+}
+
+#[test]
+fn train_skips_bad_lines_with_their_place_and_fits_the_rest() {
+    let dir = temp_dir();
+    let data = labelled_positions(dir.path(), 300);
     // Three bad lines among the labelled ones: not a board, no label, not a position at all.
     let labelled = fs::read_to_string(&data).unwrap();
     let mut lines: Vec<&str> = labelled.lines().collect();
@@ -232,14 +244,7 @@ fn train_skips_bad_lines_with_their_place_and_fits_the_rest() {
 #[test]
 fn train_refuses_an_output_it_cannot_write_before_fitting() {
     let dir = temp_dir();
-    let data = dir.path().join("data.obf");
-    let out = osolve()
-        .args(["gen", "--positions", "200", "--empties", "10-11"])
-        .args(["--threads", "2", "--hash-mb", "4", "-o"])
-        .arg(&data)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    labelled_positions(dir.path(), 200);
     let out = osolve_in(dir.path())
         .args([
             "train",
