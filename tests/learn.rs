@@ -263,7 +263,8 @@ fn train_refuses_an_output_it_cannot_write_before_fitting() {
     );
     // No fit ran: its table would be on standard output.
     assert_eq!(String::from_utf8_lossy(&out.stdout), "");
-    // An existing weights file passes the check untouched until the fit replaces it.
+    // An existing weights file passes the check (the unit test shows it untouched), and the fit
+    // replaces it.
     fs::write(dir.path().join("w.bin"), "old").unwrap();
     let out = osolve_in(dir.path())
         .args([

@@ -169,28 +169,27 @@ impl PictureTarget {
     /// Creates the directory when the target is one, or checks that the file can be written;
     /// `what` names the option in the message when a file is in the way.
     pub fn prepare(&self, what: &str) -> anyhow::Result<()> {
-        if let PictureTarget::Directory { dir, stem, .. } = self {
-            if paths::is_std_stream(dir) {
-                bail!(
-                    "{what} -: several {stem}s need a directory for their pictures, not \
-                     standard output"
-                );
+        match self {
+            // One picture, written after its analysis: a path that cannot take it is said first.
+            PictureTarget::File(path) => paths::check_writable(path),
+            PictureTarget::Directory { dir, stem, .. } => {
+                if paths::is_std_stream(dir) {
+                    bail!(
+                        "{what} -: several {stem}s need a directory for their pictures, not \
+                         standard output"
+                    );
+                }
+                if dir.exists() && !dir.is_dir() {
+                    bail!(
+                        "{what} {}: several {stem}s need a directory for their pictures, and {} \
+                         is a file",
+                        dir.display(),
+                        dir.display()
+                    );
+                }
+                fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
             }
-            if dir.exists() && !dir.is_dir() {
-                bail!(
-                    "{what} {}: several {stem}s need a directory for their pictures, and {} \
-                     is a file",
-                    dir.display(),
-                    dir.display()
-                );
-            }
-            fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        // One picture written after its analysis: a path that cannot take it is said first.
-        if let PictureTarget::File(path) = self {
-            paths::check_writable(path)?;
-        }
-        Ok(())
     }
 }
 
