@@ -548,9 +548,13 @@ impl NearTable {
     }
 }
 
-/// The most the near table takes. (FFO #40-#44: a 24 MiB near table (1 M slots), 85.39 M nodes;
-/// 48 MiB, 85.12 M; 8 MiB, 86.70 M. FFO #45-#46: 24 MiB, 235.66 M; 48 MiB, 234.40 M.)
-const NEAR_MAX: usize = 64 << 20;
+/// The most the near table takes. Its probes and stores (8-9 empties) are the solver's most
+/// frequent table accesses, and a table that stays in the caches costs less than the few nodes
+/// its collisions add. FFO #40-#49, one thread, nodes and time side by side with 64 MiB
+/// (490.37 M, 15.29-15.45 s): 4 MiB 493.62 M, 15.00-15.16 s; 1 MiB 495.42 M and 2 MiB 494.55 M,
+/// as fast as 4; 8 MiB 492.65 M, 16 MiB 491.69 M, both slower than 4. FFO #55-#56, one thread:
+/// 4 MiB 6.358 G nodes, 228.8 s; 64 MiB 6.470 G, 236.3 s (2026-12-05).
+const NEAR_MAX: usize = 4 << 20;
 
 /// Both tables of a solver: the sharded table for deep nodes and the near table below it.
 pub struct Tables {
@@ -561,7 +565,7 @@ pub struct Tables {
 }
 
 impl Tables {
-    /// Tables within about `megabytes` MiB in all: a quarter (at most 64 MiB) for the near
+    /// Tables within about `megabytes` MiB in all: a quarter (at most `NEAR_MAX`) for the near
     /// table. `Err` when the system refuses the memory (a limit such as `ulimit -v`): a table
     /// too large is the caller's error to report, not an abort.
     pub fn new(megabytes: usize) -> Result<Tables, OutOfMemory> {
