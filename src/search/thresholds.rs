@@ -172,7 +172,8 @@ pub fn eval_order_depth(empties: u32) -> u32 {
 /// (docs/performance-last.md). With the cheaper kernels below (callgrind, x86-64-v3): 6,
 /// 57.78 M nodes and 15.98 G instructions; 7, 59.76 M and 15.62 G.
 pub const SHALLOW_MAX: u32 = 7;
-/// Below this many empties the stability cutoff costs more than the nodes it saves. With the
+/// From this many empties the shallow layer (and the Reversi leaf) tries the stability cutoff;
+/// the four-empties solver tries it too (measured there, see `solve_4_ordered`). With the
 /// cheaper full-line test of `stable_discs` it pays from 5 (FFO #40-#44, one thread, callgrind
 /// on x86-64-v3: from 6, 58.32 M nodes and 15.995 G instructions; from 5, 57.78 M and
 /// 15.979 G, with the replies handed down below).
