@@ -63,8 +63,14 @@ pub const PROBE_NODES: u64 = 1_000_000;
 /// From this many empties up the deep table is probed and stored; deep nodes below it use
 /// the near table.
 /// (FFO #41-#48 with ETC one empty higher: from 11, 600 M nodes; from 10, 586 M; from 9,
-/// 583 M but slower. FFO #49: from 11, 619 M; from 10, 602 M.)
-pub const TT_MIN: u32 = 10;
+/// 583 M but slower. FFO #49: from 11, 619 M; from 10, 602 M.) Since the near table stays in
+/// the caches (4 MiB) and the four-empties stability cutoff, 11 wins on time: the nodes of 10
+/// empties no longer wait for the deep table, nor those of 11 for their children's entries.
+/// One thread, 11 against 10: FFO #40-#49 424.4 M nodes against 415.3 M and 2% less time side
+/// by side (two pairs; near table 8 MiB 1.2% less, 16 MiB 0.5%); FFO #56-#57 1,318.5 M
+/// against 1,305.6 M, 50.2 s against 53.2 s; FFO #55 5,776 M against 5,753 M, 200.5 s
+/// against 207.0 s (2026-12-05).
+pub const TT_MIN: u32 = 11;
 /// From this many empties up children are probed in the table before searching (ETC).
 /// (FFO #41-#48: from 14, 619 M nodes; from 12, 600 M.) One above `TT_MIN`: the children
 /// must be in the table.

@@ -548,12 +548,13 @@ impl NearTable {
     }
 }
 
-/// The most the near table takes. Its probes and stores (8-9 empties) are the solver's most
-/// frequent table accesses, and a table that stays in the caches costs less than the few nodes
-/// its collisions add. FFO #40-#49, one thread, nodes and time side by side with 64 MiB
-/// (490.37 M, 15.29-15.45 s): 4 MiB 493.62 M, 15.00-15.16 s; 1 MiB 495.42 M and 2 MiB 494.55 M,
-/// as fast as 4; 8 MiB 492.65 M, 16 MiB 491.69 M, both slower than 4. FFO #55-#56, one thread:
-/// 4 MiB 6.358 G nodes, 228.8 s; 64 MiB 6.470 G, 236.3 s (2026-12-05).
+/// The most the near table takes. Its probes and stores (from 8 empties to below `TT_MIN`) are
+/// the solver's most frequent table accesses, and a table that stays in the caches costs less
+/// than the few nodes its collisions add. Measured with `TT_MIN` 10 (2026-12-05): FFO #40-#49,
+/// one thread, nodes and time side by side with 64 MiB (490.37 M, 15.29-15.45 s): 4 MiB
+/// 493.62 M, 15.00-15.16 s; 1 MiB 495.42 M and 2 MiB 494.55 M, as fast as 4; 8 MiB 492.65 M,
+/// 16 MiB 491.69 M, both slower than 4. FFO #55-#56, one thread: 4 MiB 6.358 G nodes, 228.8 s;
+/// 64 MiB 6.470 G, 236.3 s.
 const NEAR_MAX: usize = 4 << 20;
 
 /// Both tables of a solver: the sharded table for deep nodes and the near table below it.
