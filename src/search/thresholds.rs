@@ -119,6 +119,9 @@ pub fn stability_threshold(empties: u32) -> i32 {
 /// From this many empties up, moves are ordered by the learned evaluation of each child (with
 /// the opponent's mobility); below, by fastest-first and parity.
 pub const EVAL_ORDER_MIN: u32 = 12;
+// The nodes below the deep table order their moves before their probe (`deep_hinted`): with
+// fastest-first, which needs no window.
+const _: () = assert!(TT_MIN <= EVAL_ORDER_MIN);
 /// From this many empties up, the evaluation of a child comes from a 1-ply search. (One
 /// thread, hash 256 MiB, nodes with the evaluation's own counted, the evaluation's in
 /// brackets; 1/2/3-ply from 15/17/19 empties: FFO #40-#44 85.4 M, FFO #40-#49 880.7 M
