@@ -140,10 +140,12 @@ impl<'a, R: GameRules> Search<'a, R> {
 
     /// [`Search::deep`] where the parent may already have probed this node's table entry
     /// (`hint`, see [`Hint`]). In order: the stability cut-off, the pass, the node's table
-    /// entry ([`Search::probe_node`]), ProbCut in a selective search, the move list (below
-    /// `TT_MIN` empties before the table entry, while its line comes from memory), the
-    /// children's entries (enhanced transposition cutoff, [`Search::refute_by_children`]),
-    /// the moves ([`Search::search_list`]), and the store of the result.
+    /// entry ([`Search::probe_node`]), ProbCut in a selective search, the move list and its
+    /// order (below `TT_MIN` empties both before the table entry, while its line comes from
+    /// memory; from 12 to 15 empties the order before the children's entries, see
+    /// `order_before_etc`), the children's entries (enhanced transposition cutoff,
+    /// [`Search::refute_by_children`]), the moves ([`Search::search_list`]), and the store of
+    /// the result.
     fn deep_hinted(
         &mut self,
         state: R::State,
