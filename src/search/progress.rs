@@ -28,7 +28,8 @@ pub enum Stage {
     Selective {
         /// This pass, from 1.
         pass: usize,
-        /// Passes in all.
+        /// Passes planned so far: those of every solve, and one more each time a pass after
+        /// them is added because the guess still moved (then this pass is the last planned).
         passes: usize,
         /// Its margin in discs (the later pass cuts less).
         margin: i32,

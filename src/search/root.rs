@@ -11,7 +11,9 @@ use super::limit::{Budget, Limits};
 use super::node::{Cancel, Move, Search, Selectivity};
 use super::progress::{Progress, Reporter, Stage, Turn};
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
-use super::thresholds::{ASPIRATION_MIN, NULL_WINDOW_STEPS, SELECTIVE_MARGINS, SELECTIVE_MIN};
+use super::thresholds::{
+    next_selective_margin, ASPIRATION_MIN, NULL_WINDOW_STEPS, SELECTIVE_MARGINS, SELECTIVE_MIN,
+};
 use super::tt::{Tables, NO_MOVE};
 use crate::board::rules::GameRules;
 use crate::board::{Board, Square};
@@ -205,9 +207,10 @@ impl Attempt<'_> {
     }
 
     /// From `SELECTIVE_MIN` empties up, selective searches of `state` within (`alpha`, `beta`)
-    /// (ProbCut, the narrowest margin first): they fill the table with best moves for the
-    /// exact search that follows and their value is its aspiration's centre; no bound they
-    /// find is ever a result. Below, the guess is a draw. `None` when stopped.
+    /// (ProbCut, the narrowest margin first, wider ones added while the guess still moves, see
+    /// `next_selective_margin`): they fill the table with best moves for the exact search that
+    /// follows and their value is its aspiration's centre; no bound they find is ever a
+    /// result. Below, the guess is a draw. `None` when stopped.
     pub(super) fn selective<R: GameRules>(
         &mut self,
         state: R::State,
@@ -229,8 +232,12 @@ impl Attempt<'_> {
         self.rival = None;
         // The table's best move at the root after the last pass.
         let mut held = None;
-        let passes = SELECTIVE_MARGINS.len();
-        for (pass, &margin) in SELECTIVE_MARGINS.iter().enumerate() {
+        // The guess of the pass before, and the pass to run next with its margin.
+        let mut previous: Option<i32> = None;
+        let mut next = Some((0, SELECTIVE_MARGINS[0]));
+        while let Some((pass, margin)) = next {
+            // Passes planned so far: the fixed ones, and any added as the guess moved.
+            let passes = SELECTIVE_MARGINS.len().max(pass + 1);
             self.report(|event, _| {
                 event.stage = Stage::Selective {
                     pass: pass + 1,
@@ -247,6 +254,9 @@ impl Attempt<'_> {
             self.selective_nodes += nodes;
             match v {
                 Some(v) => {
+                    let moved = previous.map(|before| v - before);
+                    next = next_selective_margin(pass, margin, moved).map(|m| (pass + 1, m));
+                    previous = Some(v);
                     guess = v;
                     let best = self.table_move::<R>(&state);
                     if let (Some(before), Some(now)) = (held, best) {

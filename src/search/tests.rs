@@ -441,7 +441,8 @@ fn aggressive_selective_searches_never_change_a_score() {
         let plain = tt::Tables::new(8).unwrap();
         let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(p.board, -64, 64);
         tt.clear();
-        for margin in [0, 2, 5] {
+        // The widest margin a pass may have last: its entries are as inexact as the others.
+        for margin in [0, 2, 5, thresholds::SELECTIVE_MARGIN_MAX] {
             let mut s = Search::<Othello>::new(&tt, &stop, u32::MAX);
             s.selective = Some(Selectivity { margin });
             s.search(p.board, -64, 64);
@@ -801,4 +802,94 @@ fn a_race_for_the_first_root_proof_stays_exact_whoever_leads() {
         first_led > 0 && rival_led > 0 && no_lead > 0,
         "{first_led} first, {rival_led} rival, {no_lead} no lead"
     );
+}
+
+#[test]
+fn selective_passes_are_added_only_while_the_guess_moves() {
+    use thresholds::{
+        next_selective_margin, SELECTIVE_MARGINS, SELECTIVE_MARGIN_MAX, SELECTIVE_MARGIN_STEP,
+        SELECTIVE_STILL_MOVING,
+    };
+    let fixed = SELECTIVE_MARGINS.len();
+    // The passes of every solve follow one another whatever their guesses did.
+    for pass in 0..fixed - 1 {
+        for moved in [None, Some(0), Some(-40), Some(40)] {
+            let next = next_selective_margin(pass, SELECTIVE_MARGINS[pass], moved);
+            assert_eq!(
+                next,
+                Some(SELECTIVE_MARGINS[pass + 1]),
+                "pass {pass}, {moved:?}"
+            );
+        }
+    }
+    // After them, one more only when the last pass moved the guess far enough, either way.
+    let last = SELECTIVE_MARGINS[fixed - 1];
+    let wider = Some(last + SELECTIVE_MARGIN_STEP);
+    let after_last = |moved| next_selective_margin(fixed - 1, last, Some(moved));
+    assert_eq!(after_last(SELECTIVE_STILL_MOVING), wider);
+    assert_eq!(after_last(-SELECTIVE_STILL_MOVING), wider);
+    assert_eq!(after_last(SELECTIVE_STILL_MOVING - 1), None);
+    assert_eq!(after_last(1 - SELECTIVE_STILL_MOVING), None);
+    assert_eq!(after_last(0), None);
+    // While the guess keeps moving, passes are added up to the widest margin, then no more.
+    let (mut pass, mut margin, mut added) = (fixed - 1, last, 0);
+    while let Some(next) = next_selective_margin(pass, margin, Some(64)) {
+        assert_eq!(next, margin + SELECTIVE_MARGIN_STEP);
+        (pass, margin, added) = (pass + 1, next, added + 1);
+    }
+    assert_eq!(margin, SELECTIVE_MARGIN_MAX);
+    assert_eq!(added, (SELECTIVE_MARGIN_MAX - last) / SELECTIVE_MARGIN_STEP);
+}
+
+#[test]
+fn a_pass_added_as_the_guess_moves_leaves_the_score_exact() {
+    // A random position of 19 empties, white to move (h5 and e7 score -18, a6 -24): the four
+    // passes guess -18, -14, -14, -18, so the last one moved the guess by 4 and a fifth pass
+    // follows. Its table and guess feed the exact search; the score is the plain search's.
+    let position = crate::notation::parse_position(
+        "--X-OO-----OOO--OOOOOOOOXOXOXXOXXXOXOXX--XOOXOXXO-XX-OOX-O-X-O-- O",
+    )
+    .unwrap()
+    .position;
+    let plain = tt::Tables::new(8).unwrap();
+    let stop = Cancel::root();
+    let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(position.board, -64, 64);
+    assert_eq!(exact, -18);
+    // Each pass's number, margin and guess, as the progress events tell them.
+    let passes = Arc::new(std::sync::Mutex::new(
+        Vec::<(usize, i32, Option<i32>)>::new(),
+    ));
+    let seen = passes.clone();
+    let mut solver = solver_reporting(move |event: &Progress| {
+        if let Stage::Selective { pass, margin, .. } = event.stage {
+            let mut passes = seen.lock().unwrap();
+            if passes.last().map(|p| p.0) != Some(pass) {
+                passes.push((pass, margin, None));
+            }
+            if let Some(estimate) = event.estimate {
+                passes.last_mut().unwrap().2 = Some(estimate);
+            }
+        }
+    });
+    let solution = solver.solve(&position).unwrap();
+    let passes = passes.lock().unwrap().clone();
+    let fixed = thresholds::SELECTIVE_MARGINS.len();
+    assert!(passes.len() > fixed, "{passes:?}");
+    let margins: Vec<i32> = passes.iter().map(|p| p.1).collect();
+    assert_eq!(
+        margins[..fixed],
+        *thresholds::SELECTIVE_MARGINS,
+        "{passes:?}"
+    );
+    assert_eq!(
+        margins[fixed],
+        margins[fixed - 1] + thresholds::SELECTIVE_MARGIN_STEP
+    );
+    // Some guesses were not the score: a pass's value is never the result.
+    assert!(passes.iter().any(|p| p.2 != Some(exact)), "{passes:?}");
+    assert_eq!(solution.score, exact);
+    let BestMove::Play(best) = solution.best_move else {
+        panic!("{:?}", solution.best_move)
+    };
+    assert!(["h5", "e7"].contains(&best.to_string().as_str()), "{best}");
 }

@@ -43,6 +43,37 @@ pub const SELECTIVE_MIN: u32 = 18;
 /// #58 5,253.8 M -> 5,376.0 M (#52 +14%, #54 +7%, #58 -6%). 8, 12, 16: 533.3 M on #40-#49;
 /// 8, 12, 16, 20, 24: 515.1 M and 1,307.6 M.
 pub const SELECTIVE_MARGINS: &[i32] = &[8, 12, 16, 20];
+/// After the passes of [`SELECTIVE_MARGINS`], one more pass, its margin this much wider, as long
+/// as the last pass moved the guess by at least [`SELECTIVE_STILL_MOVING`] discs, up to a margin
+/// of [`SELECTIVE_MARGIN_MAX`]. A guess that still moves as the margins widen is far from the
+/// score, and the exact search pays for the distance (one thread, nodes, against the four
+/// passes alone, 2026-12-05): FFO #48 guessed 16, 19, 20, 24 for +28 and took 88.4 M nodes, of
+/// which the exact search's aspiration probe and two null windows 81.0 M; two more passes
+/// guess 27 and 28, and it takes 82.4 M. FFO #70 (-24): -14, -13, -16, -19, then -22 twice,
+/// 982.8 M -> 541.3 M; FFO #79 (+64): 54, 56, 56, 64, then 64, 228.5 M -> 216.4 M. FFO
+/// #40-#49 426.5 M -> 420.8 M, under `--rules reversi` 652.7 M -> 651.7 M; no other position
+/// of FFO #20-#39, #50-#59, #60, #61 and #63 moved (none triggered it). With the threshold at
+/// 2 discs FFO #49 (14, 14, 14, 16) takes a fifth pass too: 1.3 M nodes more.
+pub const SELECTIVE_STILL_MOVING: i32 = 3;
+/// See [`SELECTIVE_STILL_MOVING`]: how much wider each added pass cuts.
+pub const SELECTIVE_MARGIN_STEP: i32 = 4;
+/// See [`SELECTIVE_STILL_MOVING`]: the widest margin of an added pass.
+pub const SELECTIVE_MARGIN_MAX: i32 = 28;
+// A margin is stored in the table as its entries' cut level, below the level of exact ones.
+const _: () = assert!(SELECTIVE_MARGIN_MAX < super::tt::EXACT as i32);
+
+/// The margin of the selective pass after pass `pass` (from 0, of margin `margin`), given how
+/// far that pass moved the guess from the pass before it (`None` after the first): the next of
+/// [`SELECTIVE_MARGINS`], then a wider one while the guess still moves; `None` when the passes
+/// are over.
+pub fn next_selective_margin(pass: usize, margin: i32, moved: Option<i32>) -> Option<i32> {
+    if let Some(&next) = SELECTIVE_MARGINS.get(pass + 1) {
+        return Some(next);
+    }
+    let next = margin + SELECTIVE_MARGIN_STEP;
+    let moving = moved.is_some_and(|by| by.abs() >= SELECTIVE_STILL_MOVING);
+    (moving && next <= SELECTIVE_MARGIN_MAX).then_some(next)
+}
 
 // What the drivers may solve without a limit (`Solver::check_feasible`).
 
