@@ -232,8 +232,7 @@ impl Attempt<'_> {
         self.rival = None;
         // The table's best move at the root after the last pass.
         let mut held = None;
-        // The guess of the pass before, and the pass to run next with its margin.
-        let mut previous: Option<i32> = None;
+        // The pass to run next, with its margin.
         let mut next = Some((0, SELECTIVE_MARGINS[0]));
         while let Some((pass, margin)) = next {
             // Passes planned so far: the fixed ones, and any added as the guess moved.
@@ -254,9 +253,9 @@ impl Attempt<'_> {
             self.selective_nodes += nodes;
             match v {
                 Some(v) => {
-                    let moved = previous.map(|before| v - before);
+                    // `guess` holds the pass before's value, from the second pass on.
+                    let moved = (pass > 0).then(|| v - guess);
                     next = next_selective_margin(pass, margin, moved).map(|m| (pass + 1, m));
-                    previous = Some(v);
                     guess = v;
                     let best = self.table_move::<R>(&state);
                     if let (Some(before), Some(now)) = (held, best) {

@@ -52,7 +52,7 @@ pub const SELECTIVE_MARGINS: &[i32] = &[8, 12, 16, 20];
 /// guess 27 and 28, and it takes 82.4 M. FFO #70 (-24): -14, -13, -16, -19, then -22 twice,
 /// 982.8 M -> 541.3 M; FFO #79 (+64): 54, 56, 56, 64, then 64, 228.5 M -> 216.4 M. FFO
 /// #40-#49 426.5 M -> 420.8 M, under `--rules reversi` 652.7 M -> 651.7 M; no other position
-/// of FFO #20-#39, #50-#59, #60, #61 and #63 moved (none triggered it). With the threshold at
+/// of FFO #20-#39, #50-#59 and #60-#63 moved (none triggered it). With the threshold at
 /// 2 discs FFO #49 (14, 14, 14, 16) takes a fifth pass too: 1.3 M nodes more.
 pub const SELECTIVE_STILL_MOVING: i32 = 3;
 /// See [`SELECTIVE_STILL_MOVING`]: how much wider each added pass cuts.
