@@ -6,7 +6,7 @@
 //! [`Search`] in their own files, above this one.
 
 use super::limit::{Budget, CHARGE_EVERY};
-use super::stability::stable_discs;
+use super::stability::{stable_discs, stable_discs_from};
 use super::thresholds::stability_threshold;
 use super::tt::{Tables, NO_MOVE};
 use crate::board::rules::{GameRules, Othello};
@@ -260,11 +260,29 @@ pub(super) fn stability_cutoff(
     alpha: i32,
     empties: u32,
 ) -> Option<i32> {
+    stability_cutoff_from(player, opponent, alpha, empties, 0).err()
+}
+
+/// [`stability_cutoff`] with the opponent's stable discs found higher up the line (`known`,
+/// see [`stable_discs_from`]): `Err` with the cap when it cuts, else `Ok` with the opponent's
+/// stable discs known now (those it found when it looked, else `known`).
+#[inline(always)]
+pub(super) fn stability_cutoff_from(
+    player: u64,
+    opponent: u64,
+    alpha: i32,
+    empties: u32,
+    known: u64,
+) -> Result<u64, i32> {
     if alpha >= stability_threshold(empties) && alpha >= 64 - 2 * opponent.count_ones() as i32 {
-        let cap = 64 - 2 * stable_discs(opponent, player).count_ones() as i32;
+        let stable = stable_discs_from(opponent, player, known);
+        // Grown from an ancestor's stable discs or from none, the set is the same.
+        debug_assert_eq!(stable, stable_discs(opponent, player), "known {known:#x}");
+        let cap = 64 - 2 * stable.count_ones() as i32;
         if cap <= alpha {
-            return Some(cap);
+            return Err(cap);
         }
+        return Ok(stable);
     }
-    None
+    Ok(known)
 }

@@ -154,9 +154,19 @@ fn full_lines(filled: u64) -> [u64; 4] {
 
 /// Discs of `player` that can never be flipped (a subset of the truly stable discs).
 pub fn stable_discs(player: u64, opponent: u64) -> u64 {
+    stable_discs_from(player, opponent, 0)
+}
+
+/// [`stable_discs`] grown from `known`, discs of `player` found stable at an earlier position
+/// of the same line (any others of `known` are ignored). The set is the same as
+/// [`stable_discs`]' (what made a disc stable then still holds: its lines are as full or
+/// fuller, its stable neighbours still stable, its edge further played), but fewer rounds of
+/// growth find it.
+#[inline]
+pub fn stable_discs_from(player: u64, opponent: u64, known: u64) -> u64 {
     let filled = player | opponent;
     let [h, v, d, a] = full_lines(filled);
-    let mut stable = (edges_stable(player, opponent) | (h & v & d & a)) & player;
+    let mut stable = (edges_stable(player, opponent) | (h & v & d & a) | known) & player;
     if stable == 0 {
         return 0;
     }
@@ -180,6 +190,7 @@ pub fn stable_discs(player: u64, opponent: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::random::Rng;
     use crate::board::Board;
 
     #[test]
@@ -254,41 +265,80 @@ mod tests {
         assert_eq!(stable_discs(p, !p), p);
     }
 
+    /// Plays a random game from the start, calling `each` after every ply (a pass is one)
+    /// with black's and white's discs.
+    fn random_game(rng: &mut Rng, mut each: impl FnMut(&mut Rng, u64, u64)) {
+        let mut b = Board::start();
+        let mut black_to_move = true;
+        loop {
+            let moves = b.moves();
+            if moves == 0 {
+                if b.pass().moves() == 0 {
+                    return;
+                }
+                b = b.pass();
+            } else {
+                let sq = rng.pick(moves);
+                b = b.play_flips(sq, b.flips(sq));
+            }
+            black_to_move = !black_to_move;
+            if black_to_move {
+                each(rng, b.player, b.opponent);
+            } else {
+                each(rng, b.opponent, b.player);
+            }
+        }
+    }
+
+    /// Grown from the stable discs found at any earlier position of the same game, the set is
+    /// the one found from scratch (what the shallow search relies on when it hands them
+    /// down); grown from discs that are not all stable, it is not.
+    #[test]
+    fn stable_discs_grown_from_an_earlier_position_are_the_same() {
+        let mut rng = Rng(29);
+        let (mut seeded, mut wrong_seed_differs) = (0, 0);
+        for _ in 0..2000 {
+            // Black's and white's stable discs at some earlier position of this game.
+            let mut earlier = [0u64; 2];
+            random_game(&mut rng, |rng, black, white| {
+                for (side, (mine, theirs)) in
+                    [(black, white), (white, black)].into_iter().enumerate()
+                {
+                    let plain = stable_discs(mine, theirs);
+                    assert_eq!(earlier[side] & !plain, 0, "an earlier stable disc was lost");
+                    assert_eq!(stable_discs_from(mine, theirs, earlier[side]), plain);
+                    seeded += usize::from(earlier[side] != 0);
+                    if stable_discs_from(mine, theirs, mine) != plain {
+                        wrong_seed_differs += 1;
+                    }
+                    // Keep an older set now and then, so that seeds come from several plies up.
+                    if rng.below(3) == 0 {
+                        earlier[side] = plain;
+                    }
+                }
+            });
+        }
+        assert!(seeded > 10_000, "{seeded} seeded");
+        assert!(wrong_seed_differs > 10_000, "{wrong_seed_differs}");
+    }
+
     /// Stable discs must survive every continuation: play random games on and check.
     #[test]
     fn stable_discs_never_flip_in_random_games() {
-        let mut rng = crate::board::random::Rng(11);
+        let mut rng = Rng(11);
         for _ in 0..3000 {
-            let mut b = Board::start();
-            let mut plies = 0;
-            let mut checks: Vec<(u64, bool)> = Vec::new(); // (stable set, owned by current player?)
-            loop {
-                let moves = b.moves();
-                if moves == 0 {
-                    if b.pass().moves() == 0 {
-                        break;
-                    }
-                    b = b.pass();
-                } else {
-                    let sq = rng.pick(moves);
-                    b = b.play_flips(sq, b.flips(sq));
-                }
-                plies += 1;
-                // after each move the player to move is the other side: track by parity
-                let even = plies % 2 == 0;
-                for (set, mine_when_even) in &checks {
-                    let owner = if even == *mine_when_even {
-                        b.player
-                    } else {
-                        b.opponent
-                    };
-                    assert_eq!(owner & set, *set, "a stable disc was flipped");
+            // Each set found, with its colour (0 black, 1 white).
+            let mut checks: Vec<(u64, usize)> = Vec::new();
+            random_game(&mut rng, |rng, black, white| {
+                let discs = [black, white];
+                for &(set, side) in &checks {
+                    assert_eq!(discs[side] & set, set, "a stable disc was flipped");
                 }
                 if rng.next_u64().is_multiple_of(4) {
-                    checks.push((stable_discs(b.player, b.opponent), even));
-                    checks.push((stable_discs(b.opponent, b.player), !even));
+                    checks.push((stable_discs(black, white), 0));
+                    checks.push((stable_discs(white, black), 1));
                 }
-            }
+            });
         }
     }
 }
