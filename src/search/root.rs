@@ -41,7 +41,18 @@ pub(super) struct Attempt<'s> {
     pub(super) selective_nodes: u64,
     /// The root move the selective searches held best before their last pass changed its
     /// mind (see [`Attempt::race`]); taken by the root's first exact proof.
-    pub(super) rival: Option<u8>,
+    pub(super) rival: Option<Rival>,
+}
+
+/// The move the selective passes held best before their last change of mind, and which of the
+/// two the root's race proves first (see [`Attempt::race`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Rival {
+    /// Its square.
+    pub(super) sq: u8,
+    /// Whether its proof goes first: the change did not raise the guess, so the new move
+    /// only outlasted it as the margin widened and the two are close.
+    pub(super) first: bool,
 }
 
 impl Attempt<'_> {
@@ -256,13 +267,16 @@ impl Attempt<'_> {
                     // `guess` holds the pass before's value, from the second pass on.
                     let moved = (pass > 0).then(|| v - guess);
                     next = next_selective_margin(pass, margin, moved).map(|m| (pass + 1, m));
-                    guess = v;
                     let best = self.table_move::<R>(&state);
                     if let (Some(before), Some(now)) = (held, best) {
                         if before != now {
-                            self.rival = Some(before);
+                            self.rival = Some(Rival {
+                                sq: before,
+                                first: v <= guess,
+                            });
                         }
                     }
+                    guess = v;
                     held = best.or(held);
                     // A guess of the root's score (when scoring moves, of one move's: unsaid).
                     self.report(|event, turn| {
@@ -427,15 +441,19 @@ impl Attempt<'_> {
         search(self, &mut list[1..], rest - 1, beta)
     }
 
-    /// When the last selective pass changed the root's best move, the move held before (the
+    /// When a selective pass changed the root's best move, the move held before (the
     /// `rival`, taken: once per call) is close to the first one, and the exact proof of one of
     /// two close moves may cost many times the other's (FFO #43 under `--rules reversi`: g3
     /// and c7 both score -12; g3's proof took 36.7 M nodes, c7's 5.9 M). So each of the two is
-    /// searched within (`alpha`, `beta`) in turn, the first move first, each with a budget of
-    /// the selective searches' nodes; a search stopped by its budget leaves in the table only
-    /// what it proved. The first to finish leads (moved to the front of `list`), with its
-    /// score, unless it is the rival at or below `alpha` (no lead). `Ok(None)`: no race, or no
-    /// lead (the caller searches the first move without a budget); `None` when stopped.
+    /// searched within (`alpha`, `beta`) in turn, each with a budget of the selective
+    /// searches' nodes; a search stopped by its budget leaves in the table only what it
+    /// proved. The rival goes first unless the change of mind raised the guess (then the new
+    /// move was found better, not only the rival worse: FFO #79's passes moved from h8 at +56
+    /// to d7 at +64, and proving h8 short of the wipe-out took 216 M nodes where d7's proof
+    /// took 4,282). The first to finish leads (moved to the front of `list`), with its score,
+    /// unless it is the rival at or below `alpha` (no lead: the rival is refuted, not the
+    /// first move proven). `Ok(None)`: no race, or no lead (the caller searches the first move
+    /// without a budget); `None` when stopped.
     pub(super) fn race<R: GameRules>(
         &mut self,
         state: R::State,
@@ -446,7 +464,11 @@ impl Attempt<'_> {
         let Some(rival) = self.rival.take() else {
             return Some(None);
         };
-        let Some(i) = list.iter().position(|m| m.sq == rival).filter(|&i| i > 0) else {
+        let Some(i) = list
+            .iter()
+            .position(|m| m.sq == rival.sq)
+            .filter(|&i| i > 0)
+        else {
             return Some(None);
         };
         list[1..=i].rotate_right(1);
@@ -456,7 +478,9 @@ impl Attempt<'_> {
             time: None,
             nodes: Some(self.selective_nodes.max(1)),
         };
-        for k in 0..2 {
+        // The list's index of each side in the order they are searched.
+        let order = if rival.first { [1, 0] } else { [0, 1] };
+        for k in order {
             let cancel = Cancel::limited(&self.cancel, Budget::new(&budget, Instant::now()));
             let (found, nodes) = self.run_limited(&cancel, board, |search: &mut Search<'_, R>| {
                 search.search_moves(state, &mut list[k..=k], alpha, beta, empties)

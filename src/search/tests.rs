@@ -729,21 +729,23 @@ fn failed_aspiration_probes_step_by_null_windows_and_stay_exact() {
 #[test]
 fn a_race_for_the_first_root_proof_stays_exact_whoever_leads() {
     // When the selective passes change their mind about the best move, the root's first exact
-    // proof races the first move against the one held before (`Attempt::race`), each side
-    // with the selective searches' nodes as its budget. With every move as the rival, budgets
-    // that stop both sides, some or none, and the windows the root uses: a lead's value is a
-    // correct fail-soft bound of its move (exact inside the window), it heads the list, and
-    // the solve through the race (full window below `ASPIRATION_MIN` empties, the aspiration
-    // probe from there) gives the plain search's score with a move that keeps it. Each way a
-    // race ends is seen.
+    // proof races the first move against the one held before (`Attempt::race`), in either
+    // order, each side with the selective searches' nodes as its budget. With every move as
+    // the rival, each order, budgets that stop both sides, some or none, and the windows the
+    // root uses: a lead's value is a correct fail-soft bound of its move (exact inside the
+    // window), it heads the list, and the solve through the race (full window below
+    // `ASPIRATION_MIN` empties, the aspiration probe from there) gives the plain search's
+    // score with a move that keeps it. Each way a race ends is seen in each order.
     use crate::board::Bits;
+    use root::Rival;
     let mut rng = Rng(6174);
     let plain = tt::Tables::new(8).unwrap();
     let stop = Cancel::root();
     let exact_of =
         |board: Board| Search::<Othello>::new(&plain, &stop, u32::MAX).search(board, -64, 64);
     let mut s = solver(1, 8);
-    let (mut first_led, mut rival_led, mut no_lead) = (0, 0, 0);
+    // Per order (the first move first, the rival first): leads of each side, and no lead.
+    let mut ends = [[0; 3]; 2];
     for i in 0..10 {
         let p = random_position(&mut rng, 12 + i % 5);
         let moves = p.board.moves();
@@ -752,12 +754,19 @@ fn a_race_for_the_first_root_proof_stays_exact_whoever_leads() {
         }
         let exact = exact_of(p.board);
         let child_score = |sq: usize| -exact_of(p.board.play_flips(sq, p.board.flips(sq)));
-        for rival in Bits(moves) {
+        for (rival, rival_first) in Bits(moves).flat_map(|sq| [(sq, false), (sq, true)]) {
+            let rival_of = || {
+                Some(Rival {
+                    sq: rival as u8,
+                    first: rival_first,
+                })
+            };
+            let ends = &mut ends[usize::from(rival_first)];
             for budget in [1, 3_000, 1 << 40] {
                 for (alpha, beta) in [(-64, 64), (exact - 1, exact + 1), (exact, exact + 1)] {
                     s.clear();
                     let mut attempt = s.attempt(None);
-                    attempt.rival = Some(rival as u8);
+                    attempt.rival = rival_of();
                     attempt.selective_nodes = budget;
                     let mut list =
                         Search::<Othello>::new(&plain, &stop, u32::MAX).root_moves(&p.board);
@@ -777,18 +786,20 @@ fn a_race_for_the_first_root_proof_stays_exact_whoever_leads() {
                                 &format!("{p:?} {mv}"),
                             );
                             if mv == first {
-                                first_led += 1;
+                                ends[0] += 1;
                             } else {
                                 assert_eq!(mv as usize, rival, "{p:?}");
-                                rival_led += 1;
+                                // The rival leads only with a score above the window's floor.
+                                assert!(v > alpha, "{p:?} rival {rival}: {v} <= {alpha}");
+                                ends[1] += 1;
                             }
                         }
-                        None => no_lead += 1,
+                        None => ends[2] += 1,
                     }
                 }
                 s.clear();
                 let mut attempt = s.attempt(Some(p.board.empties()));
-                attempt.rival = Some(rival as u8);
+                attempt.rival = rival_of();
                 attempt.selective_nodes = budget;
                 let (score, best) = attempt
                     .root_score::<Othello>(p.board, (-64, 64), false)
@@ -799,8 +810,9 @@ fn a_race_for_the_first_root_proof_stays_exact_whoever_leads() {
         }
     }
     assert!(
-        first_led > 0 && rival_led > 0 && no_lead > 0,
-        "{first_led} first, {rival_led} rival, {no_lead} no lead"
+        ends.iter().flatten().all(|&n| n > 0),
+        "(first led, rival led, no lead) with the first move first, then the rival first: \
+         {ends:?}"
     );
 }
 
