@@ -771,10 +771,26 @@ fn a_race_for_the_first_root_proof_stays_exact_whoever_leads() {
                     let mut list =
                         Search::<Othello>::new(&plain, &stop, u32::MAX).root_moves(&p.board);
                     let first = list[0].sq;
-                    match attempt
+                    let found = attempt
                         .race::<Othello>(p.board, &mut list, alpha, beta)
-                        .unwrap()
-                    {
+                        .unwrap();
+                    // Unbounded and in the full window, the side searched first leads: the
+                    // rival when it goes first (unless it is the first move itself: no race,
+                    // or it scores -64, no lead), else the first move.
+                    if budget == 1 << 40 && alpha == -64 {
+                        let leader = found.map(|(_, mv)| mv as usize);
+                        let expected = if rival == first as usize {
+                            None
+                        } else if !rival_first {
+                            Some(first as usize)
+                        } else if child_score(rival) > -64 {
+                            Some(rival)
+                        } else {
+                            None
+                        };
+                        assert_eq!(leader, expected, "{p:?} rival {rival} first {rival_first}");
+                    }
+                    match found {
                         Some((v, mv)) => {
                             assert_eq!(list[0].sq, mv, "{p:?}");
                             let truth = child_score(mv as usize);
