@@ -307,7 +307,7 @@ impl<'a, R: GameRules> Search<'a, R> {
                 None => None,
             }
         } else {
-            self.tt.near.probe(&node.key, node.hash)
+            self.near.probe(&node.key, node.hash)
         };
         if let Some((lower, upper, best)) = stored {
             if lower >= *beta || lower == upper {
@@ -336,7 +336,7 @@ impl<'a, R: GameRules> Search<'a, R> {
         for sq in Bits(moves) {
             let f = R::flips(state, sq);
             if prefetch_near {
-                self.tt.near.prefetch(R::key(&R::play(state, sq, f)).hash());
+                self.near.prefetch(R::key(&R::play(state, sq, f)).hash());
             } else if prefetch_deep {
                 self.tt.deep.prefetch(R::key(&R::play(state, sq, f)).hash());
             }
@@ -509,8 +509,7 @@ impl<'a, R: GameRules> Search<'a, R> {
                 cut,
             );
         } else {
-            self.tt
-                .near
+            self.near
                 .store(&node.key, node.hash, alpha_orig, beta, best, best_move);
         }
     }
@@ -654,8 +653,10 @@ impl<'a, R: GameRules> Search<'a, R> {
             let Some(m) = rest.get(next.fetch_add(1, Ordering::Relaxed)) else {
                 return;
             };
+            // Created on the thread that runs the move, so with that thread's near table.
             let mut search = Search::<R> {
                 tt,
+                near: tt.near(),
                 cancel: &cancel,
                 nodes: 0,
                 split_min,

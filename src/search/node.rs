@@ -8,7 +8,7 @@
 use super::limit::{Budget, CHARGE_EVERY};
 use super::stability::{stable_discs, stable_discs_from};
 use super::thresholds::stability_threshold;
-use super::tt::{Tables, NO_MOVE};
+use super::tt::{NearTable, Tables, NO_MOVE};
 use crate::board::rules::{GameRules, Othello};
 use crate::eval::Weights;
 use std::marker::PhantomData;
@@ -186,6 +186,8 @@ impl Hint {
 pub struct Search<'a, R: GameRules = Othello> {
     /// The shared transposition tables.
     pub tt: &'a Tables,
+    /// This thread's near table (one of `tt`'s, [`Tables::near`]).
+    pub(super) near: &'a NearTable,
     /// Cancellation chain of this thread's current split.
     pub cancel: &'a Cancel<'a>,
     /// Nodes visited by this thread.
@@ -222,6 +224,7 @@ impl<'a, R: GameRules> Search<'a, R> {
     pub fn new(tt: &'a Tables, cancel: &'a Cancel<'a>, split_min: u32) -> Search<'a, R> {
         Search {
             tt,
+            near: tt.near(),
             cancel,
             nodes: 0,
             split_min,

@@ -4,7 +4,8 @@
 //! one cache line that holds two entries (one kept by depth, one always replaced) and a
 //! version word that keeps a reader from taking a bucket half written by another thread. The
 //! full board is stored and compared, so a hash collision can never return a bound that
-//! belongs to another board. Below `TT_MIN` empties a smaller near table is used.
+//! belongs to another board. Below `TT_MIN` empties each search thread has its own smaller near
+//! table.
 //!
 //! A search uses only the part of the deep table its size needs ([`TranspositionTable::fit`]):
 //! the blocks are allocated zeroed (an all-zero bucket is empty), which the kernel gives as
@@ -222,7 +223,7 @@ impl TranspositionTable {
         let per_shard = shard_size(megabytes, shards);
         // An empty table is used up to the size of the default table's deep part (so that a
         // larger table changes nothing for small searches).
-        let floor = shard_size(Tables::deep_megabytes(DEFAULT_MB), shards).min(per_shard);
+        let floor = shard_size(Tables::deep_megabytes(DEFAULT_MB, 1), shards).min(per_shard);
         // Zeroed, so allocated untouched: no page is taken before it is used.
         let shards: Box<[Box<[CacheLine]>]> = (0..shards)
             .map(|_| zeroed_cache_lines(per_shard))
@@ -557,12 +558,25 @@ impl NearTable {
 /// 64 MiB 6.470 G, 236.3 s.
 const NEAR_MAX: usize = 4 << 20;
 
-/// Both tables of a solver: the sharded table for deep nodes and the near table below it.
+/// The tables of a solver: the sharded table for deep nodes, shared by the threads, and below
+/// it one near table for each search thread.
+///
+/// The near tables are the threads' own because their lines are the solver's most often
+/// written, and a line one core wrote must move to the other before that one's next store to
+/// it. With one shared near table, FFO #40-#49 on two threads spent a quarter of
+/// `deep_hinted`'s samples in a busy hour (a tenth in a quiet one, 1.4% on one thread) on the
+/// near store's `lock cmpxchg`; with one table each, that profile took 4.8% fewer CPU seconds
+/// (2026-12-05 evening, docs/performance.md). The near nodes lie below the splits (`TT_MIN`
+/// < `SPLIT_MIN`), so a board stored there is looked for again mostly by the thread that
+/// searched it: only transpositions between two threads' subtrees of a split are no longer
+/// shared at 8-10 empties (FFO #40-#49 on two threads: 0.6% more nodes).
 pub struct Tables {
     /// Nodes with at least `TT_MIN` empties.
     pub deep: TranspositionTable,
-    /// Nodes between the shallow layer and `TT_MIN`.
-    pub near: NearTable,
+    /// Nodes between the shallow layer and `TT_MIN`: the table of pool thread `i` is
+    /// `near[i % len]` ([`Tables::near`]). The versioned lines stay, so a table that two
+    /// threads do share (more threads than tables) is slower, never wrong.
+    near: Box<[NearTable]>,
 }
 
 impl Tables {
@@ -577,21 +591,32 @@ impl Tables {
     pub fn for_threads(megabytes: usize, threads: usize) -> Result<Tables, OutOfMemory> {
         Ok(Tables {
             deep: TranspositionTable::with_shards(
-                Tables::deep_megabytes(megabytes),
+                Tables::deep_megabytes(megabytes, threads),
                 shards_for(threads),
             )?,
-            near: NearTable::new(Tables::near_bytes(megabytes))?,
+            near: (0..threads.max(1))
+                .map(|_| NearTable::new(Tables::near_bytes(megabytes, threads)))
+                .collect::<Result<_, _>>()?,
         })
     }
 
-    /// Bytes of the near table of tables of `megabytes` MiB.
-    fn near_bytes(megabytes: usize) -> usize {
-        (megabytes.saturating_mul(1 << 20) / 4).min(NEAR_MAX)
+    /// Bytes of each of the `threads` near tables of tables of `megabytes` MiB: together a
+    /// quarter of it, at most `NEAR_MAX` each.
+    fn near_bytes(megabytes: usize, threads: usize) -> usize {
+        (megabytes.saturating_mul(1 << 20) / 4 / threads.max(1)).min(NEAR_MAX)
     }
 
-    /// MiB of the deep table of tables of `megabytes` MiB.
-    fn deep_megabytes(megabytes: usize) -> usize {
-        megabytes.saturating_sub(Tables::near_bytes(megabytes) >> 20)
+    /// MiB of the deep table of tables of `megabytes` MiB for `threads` threads.
+    fn deep_megabytes(megabytes: usize, threads: usize) -> usize {
+        let near = Tables::near_bytes(megabytes, threads).saturating_mul(threads.max(1));
+        megabytes.saturating_sub(near >> 20)
+    }
+
+    /// The near table of the calling thread: pool thread `i` has table `i` (modulo the count);
+    /// a thread outside the pool, which searches only where nothing splits, has table 0.
+    pub fn near(&self) -> &NearTable {
+        let i = rayon::current_thread_index().unwrap_or(0);
+        &self.near[i % self.near.len()]
     }
 
     /// Readies the tables for a search of `empties` empties ([`TranspositionTable::fit`]) and,
@@ -604,7 +629,9 @@ impl Tables {
     /// Forgets everything.
     pub fn clear(&self) {
         self.deep.clear();
-        self.near.clear();
+        for near in self.near.iter() {
+            near.clear();
+        }
     }
 }
 
@@ -861,6 +888,31 @@ mod tests {
         assert_eq!(counts, [16, 16, 16, 32, 32, 64, 1024]);
         let tables = Tables::for_threads(16, 4).unwrap();
         assert_eq!(tables.deep.shards.len(), 32);
+    }
+
+    #[test]
+    fn each_pool_thread_has_its_own_near_table() {
+        let tables = Tables::for_threads(256, 2).unwrap();
+        let at = |t: &NearTable| t as *const NearTable as usize;
+        let own: Vec<usize> = tables.near.iter().map(at).collect();
+        assert_eq!(own.len(), 2);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let seen = pool.broadcast(|c| (c.index(), at(tables.near())));
+        assert_eq!(seen, [(0, own[0]), (1, own[1])]);
+        // Outside the pool: the first table.
+        assert_eq!(at(tables.near()), own[0]);
+        // Together a quarter of the memory, at most 4 MiB each; the deep table has the rest.
+        assert_eq!(Tables::near_bytes(256, 2), 4 << 20);
+        assert_eq!(Tables::near_bytes(8, 2), 1 << 20);
+        assert_eq!(Tables::deep_megabytes(8, 2), 6);
+        assert_eq!(Tables::deep_megabytes(256, 1), 252);
+        // A pool larger than the tables shares them round the table count.
+        let small = Tables::for_threads(8, 1).unwrap();
+        let seen = pool.broadcast(|_| at(small.near()));
+        assert_eq!(seen, [at(&small.near[0]); 2]);
     }
 
     #[test]
