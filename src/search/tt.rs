@@ -535,6 +535,22 @@ impl NearTable {
         }
     }
 
+    /// Touches the table's memory when nothing is stored (as [`TranspositionTable::touch`]),
+    /// so that the search that fills it does not pay for the pages. Call it between searches.
+    pub fn touch(&self) {
+        if self.written.load(Ordering::Relaxed) {
+            return;
+        }
+        // The word written is the unused one of an empty line: every line stays empty.
+        for line in self
+            .lines
+            .iter()
+            .step_by(4096 / std::mem::size_of::<CacheLine>())
+        {
+            line.0[7].store(0, Ordering::Relaxed);
+        }
+    }
+
     /// Forgets everything (writing only a table that holds something, so that an unused one
     /// stays untouched). Call it between searches.
     pub fn clear(&self) {
@@ -624,6 +640,9 @@ impl Tables {
     pub fn prepare(&self, empties: u32) {
         self.deep.fit(empties);
         self.deep.touch();
+        for near in self.near.iter() {
+            near.touch();
+        }
     }
 
     /// Forgets everything.
@@ -880,6 +899,19 @@ mod tests {
         tables.prepare(24);
         assert_eq!(tables.deep.probe(&b, b.hash()).map(|e| e.lower), Some(5));
         assert_eq!(tables.deep.len(), 1);
+        // The near tables as well: every line of a touched one is still empty, and a written
+        // one keeps its entries.
+        let near = Tables::for_threads(64, 2).unwrap();
+        near.prepare(24);
+        for table in near.near.iter() {
+            assert!(table.lines.iter().all(|line| line.0[..7]
+                .iter()
+                .all(|word| word.load(Ordering::Relaxed) == 0)));
+            assert_eq!(table.probe(&b, 9), None);
+        }
+        near.near[1].store(&b, 9, -10, 10, 4, 20);
+        near.prepare(24);
+        assert_eq!(near.near[1].probe(&b, 9), Some((4, 4, 20)));
     }
 
     #[test]
