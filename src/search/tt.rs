@@ -100,6 +100,17 @@ type Bucket = [Entry; 2];
 /// so the lines can be allocated zeroed (untouched) rather than written.
 const VERSION: usize = 6;
 
+/// Takes the pages of `lines` (lines of either table, all empty) from the system: one write per
+/// 4 KiB page, of the word that neither table uses (7), so every line stays empty.
+fn touch_pages(lines: &[CacheLine]) {
+    for line in lines
+        .iter()
+        .step_by(4096 / std::mem::size_of::<CacheLine>())
+    {
+        line.0[7].store(0, Ordering::Relaxed);
+    }
+}
+
 /// Starts a write of `line` (a bucket of either table): makes its version odd and returns
 /// the even version it had; `None` when another thread is writing the line (the caller drops
 /// its store: a lost entry, never a wrong one).
@@ -275,15 +286,8 @@ impl TranspositionTable {
         if self.written.load(Ordering::Relaxed) {
             return;
         }
-        // One write per 4 KiB page takes the page; the word written is the unused one of an
-        // empty bucket, so every bucket stays empty.
         for lines in self.in_use() {
-            for line in lines
-                .iter()
-                .step_by(4096 / std::mem::size_of::<CacheLine>())
-            {
-                line.0[7].store(0, Ordering::Relaxed);
-            }
+            touch_pages(lines);
         }
     }
 
@@ -541,14 +545,7 @@ impl NearTable {
         if self.written.load(Ordering::Relaxed) {
             return;
         }
-        // The word written is the unused one of an empty line: every line stays empty.
-        for line in self
-            .lines
-            .iter()
-            .step_by(4096 / std::mem::size_of::<CacheLine>())
-        {
-            line.0[7].store(0, Ordering::Relaxed);
-        }
+        touch_pages(&self.lines);
     }
 
     /// Forgets everything (writing only a table that holds something, so that an unused one
@@ -582,7 +579,7 @@ const NEAR_MAX: usize = 4 << 20;
 /// it. With one shared near table, FFO #40-#49 on two threads spent a quarter of
 /// `deep_hinted`'s samples in a busy hour (a tenth in a quiet one, 1.4% on one thread) on the
 /// near store's `lock cmpxchg`; with one table each, that profile took 4.8% fewer CPU seconds
-/// (2026-12-05 evening, docs/performance.md). The near nodes lie below the splits (`TT_MIN`
+/// (2026-12-05 night, docs/performance.md). The near nodes lie below the splits (`TT_MIN`
 /// < `SPLIT_MIN`), so a board stored there is looked for again mostly by the thread that
 /// searched it: only transpositions between two threads' subtrees of a split are no longer
 /// shared at 8-10 empties (FFO #40-#49 on two threads: 0.6% more nodes).
