@@ -234,7 +234,7 @@ fn train_skips_bad_lines_with_their_place_and_fits_the_rest() {
         String::from_utf8_lossy(&out.stderr),
         "bad.obf:1: expected a labelled position with a final score (like `...; +6;`) \
          (skipped)\n\
-         bad.obf:2: expected 64 board cells before the side to move, found 3 (skipped)\n\
+         bad.obf:2: expected 64 board cells and the side to move, found 4 characters (skipped)\n\
          osolve: no labelled position to fit: all 2 position lines were skipped; no weights \
          written to w.bin\n"
     );

@@ -163,6 +163,7 @@ pub(super) fn parse_board(
         return Err(locator.line(ParseErrorKind::CellCount { found: 0 }));
     };
     // The side is a whole word (`black`) or the last character, which may be glued to the cells.
+    let glued = side(last_word).is_none() && last_word.chars().nth(1).is_some();
     let (mut cell_words, side_offset, side_text) = if side(last_word).is_some() {
         (words[..words.len() - 1].to_vec(), last_offset, last_word)
     } else {
@@ -193,9 +194,16 @@ pub(super) fn parse_board(
     }
     let to_move = side(side_text);
     if count != 64 {
-        // 64 cells and no side: the last cell was taken for the side and is not one.
-        if count == 63 && to_move.is_none() && side_text.chars().all(|c| cell(c).is_some()) {
+        // A side glued to the cells is read off their last character, which may as well be a
+        // cell (`X`, `O`): 64 such characters are 64 cells without a side, and any other
+        // number is counted as the user typed it, side and all.
+        let side_is_cell = side_text.chars().all(|c| cell(c).is_some());
+        if count == 63 && side_is_cell && (glued || to_move.is_none()) {
             return Err(locator.at(side_offset + side_text.len(), ParseErrorKind::MissingSide));
+        }
+        if glued {
+            let found = count + side_text.chars().count();
+            return Err(locator.line(ParseErrorKind::GluedCellCount { found }));
         }
         return Err(locator.line(ParseErrorKind::CellCount { found: count }));
     }

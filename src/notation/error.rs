@@ -23,6 +23,13 @@ pub enum ParseErrorKind {
         /// Cells found.
         found: usize,
     },
+    /// A board string whose side to move is glued to its cells (no space before it), with
+    /// the wrong number of characters for 64 cells and a side.
+    #[error("expected 64 board cells and the side to move, found {found} characters")]
+    GluedCellCount {
+        /// Cells and the side character together.
+        found: usize,
+    },
     /// A character that is not a cell.
     #[error("expected a board cell (X x * B b, O o W w or - . _), found '{}'", .found.escape_debug())]
     BadCell {

@@ -180,6 +180,35 @@ fn board_errors() {
 }
 
 #[test]
+fn a_side_glued_to_too_few_or_too_many_cells_is_counted_with_them() {
+    // `XXXX`: four characters, not "3 cells" with the last X read as the side.
+    assert_eq!(
+        err("XXXX"),
+        "<position>:1: expected 64 board cells and the side to move, found 4 characters"
+    );
+    assert_eq!(
+        err(&format!("{}-X", &START[..64])),
+        "<position>:1: expected 64 board cells and the side to move, found 66 characters"
+    );
+    // 64 cells ending in a disc and no side: the disc was read as the side, and the side is
+    // what is missing (before, this said "found 63").
+    let ends_in_disc = format!("{}X", &START[..63]);
+    assert_eq!(
+        err(&ends_in_disc),
+        "<position>:1:65: expected the side to move (X/B/black or O/W/white) after the 64 cells, found end of line"
+    );
+    // With a space before the side, the count is the cells' alone, as before.
+    assert_eq!(
+        err("XXXX O"),
+        "<position>:1: expected 64 board cells before the side to move, found 4"
+    );
+    // 64 cells and a glued side still read.
+    let glued = parse_position(&format!("{}X", &START[..64])).unwrap();
+    assert_eq!(glued.position.to_move, Color::Black);
+    assert_eq!(glued.position.board.empties(), 60);
+}
+
+#[test]
 fn transcripts() {
     let p = parse_position("f5d6c3d3c4f4f6f3e6e7").unwrap();
     let q = parse_position("F5 D6, C3 d3 c4 f4 f6 f3 e6 e7").unwrap();
