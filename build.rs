@@ -1,6 +1,7 @@
 //! Build script: records what `osolve --version` says beyond the crate version, the git commit
-//! the binary was built from (`unknown` without git or outside a repository) and the CPU features the compiler was allowed to use (from
-//! `.cargo/config.toml`'s target-cpu, or the target's defaults).
+//! the binary was built from (`unknown` without git or outside a repository; `with uncommitted
+//! changes` when its sources differ from that commit) and the CPU features the compiler was
+//! allowed to use (from `.cargo/config.toml`'s target-cpu, or the target's defaults).
 
 use std::process::Command;
 
@@ -15,9 +16,38 @@ fn git(args: &[&str]) -> Option<String> {
     Some(text.trim().to_string())
 }
 
+/// What the binary is built from, as git pathspecs: a change to any of them (not committed)
+/// makes the build "modified". Tests, docs and scripts are not in the binary.
+const BUILD_INPUTS: [&str; 7] = [
+    "src",
+    "build.rs",
+    "Cargo.toml",
+    "Cargo.lock",
+    ".cargo",
+    "data",
+    "positions",
+];
+
 fn main() {
-    let commit = git(&["rev-parse", "--short=10", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    let mut commit = git(&["rev-parse", "--short=10", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    // A build from a tree that differs from its commit says so, so that a measurement names
+    // what was measured. Untracked files are not counted (a new module is also in `mod`).
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+    status.extend(BUILD_INPUTS);
+    if git(&status).is_some_and(|changes| !changes.is_empty()) {
+        commit.push_str(" with uncommitted changes");
+    }
     println!("cargo:rustc-env=OSOLVE_GIT_COMMIT={commit}");
+    // For the test that checks the version: the same pathspecs.
+    println!(
+        "cargo:rustc-env=OSOLVE_BUILD_INPUTS={}",
+        BUILD_INPUTS.join(" ")
+    );
+    for input in BUILD_INPUTS {
+        if std::path::Path::new(input).exists() {
+            println!("cargo:rerun-if-changed={input}");
+        }
+    }
     // Rebuild when the commit changes: HEAD, and the branch it points at (in the common git
     // directory for a worktree). Only files that exist: cargo reruns the script every build
     // for a missing one (a packed ref).

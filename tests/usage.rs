@@ -769,8 +769,24 @@ fn version_names_the_commit_and_the_cpu_features() {
         .map_or("unknown".to_string(), |o| {
             String::from_utf8_lossy(&o.stdout).trim().to_string()
         });
+    // The build's sources (the pathspecs build.rs watches) as git sees them now: cargo reran
+    // build.rs when any of them changed, so the binary's mark is this state's.
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+    status.extend(env!("OSOLVE_BUILD_INPUTS").split(' '));
+    let modified = std::process::Command::new("git")
+        .args(&status)
+        .current_dir(root())
+        .output()
+        .ok()
+        .filter(|o| o.status.success() && commit != "unknown")
+        .is_some_and(|o| !o.stdout.is_empty());
+    let mark = if modified {
+        " with uncommitted changes"
+    } else {
+        ""
+    };
     let prefix = format!(
-        "osolve {} (commit {commit}, built for {}",
+        "osolve {} (commit {commit}{mark}, built for {}",
         env!("CARGO_PKG_VERSION"),
         std::env::consts::ARCH
     );

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use super::exit::{write_failed, EXIT_OK, STDOUT_FAILED};
 
 /// The version `osolve --version` prints: `0.1.0 (commit 1234abcd, built for x86_64 with
-/// popcnt, avx2, bmi2)`.
+/// popcnt, avx2, bmi2)`, the commit followed by `with uncommitted changes` when the build's
+/// sources differ from it.
 pub const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     " (commit ",
