@@ -163,8 +163,10 @@ pub(super) fn parse_board(
         return Err(locator.line(ParseErrorKind::CellCount { found: 0 }));
     };
     // The side is a whole word (`black`) or the last character, which may be glued to the cells.
-    let glued = side(last_word).is_none() && last_word.chars().nth(1).is_some();
-    let (mut cell_words, side_offset, side_text) = if side(last_word).is_some() {
+    let last_is_side = side(last_word).is_some();
+    // Glued: the side is the last character of a longer word.
+    let glued = !last_is_side && last_word.chars().nth(1).is_some();
+    let (mut cell_words, side_offset, side_text) = if last_is_side {
         (words[..words.len() - 1].to_vec(), last_offset, last_word)
     } else {
         let (i, _) = last_word
