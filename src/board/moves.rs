@@ -1,8 +1,9 @@
 //! Legal-move generation for a whole board at once: each of the 8 directions is a
 //! shift-and-mask flood (Kogge-Stone style), so no square is visited one by one.
-//! [`legal_moves`] dispatches at compile time to the AVX2 kernel (`moves_avx2`) where the build
-//! has AVX2, else to [`legal_moves_portable`]; the tests compare both with a square-by-square
-//! reference. Knows nothing of search.
+//! [`legal_moves`] dispatches at compile time to a SIMD kernel (`moves_avx2`: eight directions
+//! in one register where the build has AVX-512 F, four direction pairs where it has AVX2), else
+//! to [`legal_moves_portable`]; the tests compare each with a square-by-square reference. Knows
+//! nothing of search.
 
 use super::masks::{FILE_A, FILE_H, INNER, NOT_18, NOT_AH};
 
@@ -23,11 +24,22 @@ fn moves_along(player: u64, through: u64, s: u32) -> u64 {
     (up << s) | (down >> s)
 }
 
-/// All legal moves of `player` against `opponent`, as a bitboard of empty squares: the AVX2
-/// kernel where the build has it, else [`legal_moves_portable`].
+/// All legal moves of `player` against `opponent`, as a bitboard of empty squares: the AVX-512
+/// kernel where the build has AVX-512 F, else the AVX2 one where it has AVX2, else
+/// [`legal_moves_portable`]. (The AVX-512 kernel: FFO #40-#44, one thread, both builds at once,
+/// one per core, 40 pairs on an Intel Xeon host, 2026-12-05: median ratio 0.978, 28 pairs
+/// faster; the same nodes.)
 #[inline(always)]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    {
+        super::moves_avx2::legal_moves_avx512(player, opponent)
+    }
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        not(target_feature = "avx512f")
+    ))]
     {
         super::moves_avx2::legal_moves_avx2(player, opponent)
     }
@@ -119,6 +131,43 @@ mod tests {
             let reference = legal_moves_reference(p, o);
             assert_eq!(legal_moves(p, o), reference, "p={p:#x} o={o:#x}");
             assert_eq!(legal_moves_portable(p, o), reference, "p={p:#x} o={o:#x}");
+            assert_each_kernel(p, o, reference);
+        }
+    }
+
+    /// Each SIMD kernel the build has, not only the one [`legal_moves`] dispatches to.
+    fn assert_each_kernel(p: u64, o: u64, reference: u64) {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        assert_eq!(
+            super::super::moves_avx2::legal_moves_avx2(p, o),
+            reference,
+            "AVX2: p={p:#x} o={o:#x}"
+        );
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+        assert_eq!(
+            super::super::moves_avx2::legal_moves_avx512(p, o),
+            reference,
+            "AVX-512: p={p:#x} o={o:#x}"
+        );
+        let _ = (p, o, reference);
+    }
+
+    /// The rotations of the AVX-512 kernel wrap bits from one end of the board to the other:
+    /// boards crowded on the borders, where a wrapped bit would land on a disc, find no
+    /// phantom move (and the other kernels agree).
+    #[test]
+    fn crowded_borders_give_no_wrapped_moves() {
+        let border = 0xFF81_8181_8181_81FFu64;
+        let mut rng = crate::board::random::Rng(0x5EED);
+        for _ in 0..100_000 {
+            // Borders nearly full, the inside sparse.
+            let filled = (border & !(rng.next_u64() & rng.next_u64()))
+                | (!border & rng.next_u64() & rng.next_u64());
+            let p = filled & rng.next_u64();
+            let o = filled & !p;
+            let reference = legal_moves_reference(p, o);
+            assert_eq!(legal_moves(p, o), reference, "p={p:#x} o={o:#x}");
+            assert_each_kernel(p, o, reference);
         }
     }
 }
