@@ -1,7 +1,8 @@
 //! End-to-end tests of the `osolve` binary: `solve` in JSON, quiet and human form on shipped FFO
 //! positions, inline transcripts, forced passes and finished games, WLD, a principal variation
 //! replayed with the board engine, inputs in command-line order, every kind of bad input (a bad
-//! line, invalid UTF-8, a missing file, a directory) with its message and exit code, an
+//! line, invalid UTF-8, a missing file, a directory) with its message and exit code (also with
+//! standard error closed), an
 //! interrupted run (130, also after a bad line, and for `analyze`, while more input is
 //! awaited; `show` and `bench --suite -` while they wait for standard input), and `perft`. Each test runs the real binary with assert_cmd and checks the
 //! values it prints, not just that it ran.
@@ -641,5 +642,43 @@ fn perft_rejects_a_bad_depth() {
     assert_eq!(
         stderr_of(&output),
         "osolve: <position>:1:4: move 2: f5 is not legal: white to move, the square is taken\n"
+    );
+}
+
+/// Runs `osolve ARGS` in the repository's root with its standard error a pipe whose reader is
+/// already gone, as after `osolve ... 2>&1 | head` once `head` has left: the exit code and
+/// the number of lines written to standard output.
+fn with_stderr_closed(args: &[&str]) -> (i32, usize) {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let output = std::process::Command::new(common::binary())
+        .current_dir(root())
+        .args(args)
+        .stderr(writer)
+        .output()
+        .expect("osolve runs");
+    (
+        common::code(output.status),
+        stdout_of(&output).lines().count(),
+    )
+}
+
+/// Messages to a closed standard error are lost, never the run: a bad line still gives exit
+/// code 2 and the other positions their lines, a check its summary-free exit code 0.
+/// (`eprintln!` panicked there: exit code 101, and the positions after the bad line were
+/// never solved.)
+#[test]
+fn a_closed_standard_error_loses_the_messages_not_the_run() {
+    let dir = temp_dir();
+    let file = write_file(
+        dir.path(),
+        "mixed.obf",
+        format!("garbage line here\n{FFO_1}\n{FFO_2}\n"),
+    );
+    let path = file.to_str().unwrap();
+    assert_eq!(with_stderr_closed(&["solve", path, "--quiet"]), (2, 2));
+    assert_eq!(
+        with_stderr_closed(&["analyze", "positions/ffo-1-19.obf", "--check"]),
+        (0, 19)
     );
 }

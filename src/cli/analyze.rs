@@ -98,7 +98,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
         .estimate
         .refusal(args.wld, &args.limits, args.variant.variant())
     {
-        eprintln!("osolve: {refusal}");
+        stderr_line!("osolve: {refusal}");
         return Ok(EXIT_BAD_INPUT);
     }
     let batch = &args.batch;
@@ -107,7 +107,7 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     let mut unreadable = false;
     for path in &args.files {
         if let Err(message) = open_input(path) {
-            eprintln!("osolve: {message}");
+            stderr_line!("osolve: {message}");
             unreadable = true;
         }
     }
@@ -241,10 +241,10 @@ pub fn run(mut args: AnalyzeArgs) -> anyhow::Result<i32> {
     summary.merge_resumed(&sink.resumed_check);
     if batch.quiet {
         if args.check {
-            eprintln!("{}", report::check_verdict(&summary));
+            stderr_line!("{}", report::check_verdict(&summary));
         }
     } else {
-        eprint!("{}", report::summary(&summary, args.check));
+        stderr_text!("{}", report::summary(&summary, args.check));
     }
     Ok(exit_code(
         summary.wrong > 0,

@@ -171,7 +171,7 @@ pub fn end_run<S>(
     }
     if interrupted {
         let file = batch.output.is_some();
-        eprintln!(
+        stderr_line!(
             "{}",
             interrupted_message(done, before, items, output.name(), file)
         );
@@ -224,7 +224,7 @@ impl Progress {
                         let (done, nodes) = (counters.done(), counters.nodes());
                         let eta = counters.eta_at(elapsed);
                         let line = progress_line(done, total, unit, nodes, elapsed, eta);
-                        eprintln!("{line}");
+                        stderr_line!("{line}");
                     }
                 }
             }));
@@ -272,8 +272,8 @@ impl Progress {
     /// A line on standard error that the bar must not draw over.
     pub fn message(&self, line: &str) {
         match &self.bar {
-            Some(bar) => bar.suspend(|| eprintln!("{line}")),
-            None => eprintln!("{line}"),
+            Some(bar) => bar.suspend(|| stderr_line!("{line}")),
+            None => stderr_line!("{line}"),
         }
     }
 

@@ -61,7 +61,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     let suite = match interrupt().at_once_while(None, load) {
         // The file holds no position: said as every command says it.
         Err(BenchError::Empty(empty)) => {
-            eprintln!("osolve: {empty}");
+            stderr_line!("osolve: {empty}");
             return Ok(EXIT_BAD_INPUT);
         }
         loaded => loaded,
@@ -92,7 +92,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     if !args.limits.force {
         let (refused, interrupted) = bench::refusals(&mut solver, &suite);
         for Refused { source, reason } in &refused {
-            eprintln!("osolve: {}", refusal(source, reason, REFUSED_HINT));
+            stderr_line!("osolve: {}", refusal(source, reason, REFUSED_HINT));
         }
         if interrupted {
             return Ok(EXIT_INTERRUPTED);
@@ -175,7 +175,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     let result = match result {
         Ok(result) => result,
         Err(Refused { source, reason }) => {
-            eprintln!("osolve: {}", refusal(source, reason, REFUSED_HINT));
+            stderr_line!("osolve: {}", refusal(source, reason, REFUSED_HINT));
             return Ok(EXIT_BAD_INPUT);
         }
     };

@@ -80,11 +80,11 @@ pub fn usage_error(error: clap::Error) -> i32 {
                 }
                 _ => String::new(),
             };
-            eprintln!("osolve: {first}{allowed}");
+            stderr_line!("osolve: {first}{allowed}");
             EXIT_BAD_INPUT
         }
         _ => {
-            eprintln!("osolve: {}", one_line(&error));
+            stderr_line!("osolve: {}", one_line(&error));
             EXIT_BAD_INPUT
         }
     }

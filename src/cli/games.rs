@@ -107,7 +107,7 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
     let mut unreadable = false;
     for path in &args.files {
         if let Err(message) = check_readable(path, "a games file") {
-            eprintln!("osolve: {message}");
+            stderr_line!("osolve: {message}");
             unreadable = true;
         }
     }
@@ -263,10 +263,10 @@ pub fn run(mut args: GamesArgs) -> anyhow::Result<i32> {
     summary.merge_resumed(std::mem::take(&mut sink.resumed_check));
     if batch.quiet {
         if args.check_theoretical {
-            eprintln!("{}", report::check_verdict(&summary));
+            stderr_line!("{}", report::check_verdict(&summary));
         }
     } else {
-        eprint!(
+        stderr_text!(
             "{}",
             report::summary(&summary, args.empties, args.check_theoretical)
         );

@@ -202,19 +202,19 @@ pub fn run(args: GenArgs) -> anyhow::Result<i32> {
     }
     match result {
         Ok(stats) => {
-            eprint!("{}", gen_summary(&stats, threads));
+            stderr_text!("{}", gen_summary(&stats, threads));
             if stats.exhausted {
                 let (written, asked) = (stats.positions, args.positions);
                 let message =
                     exhausted_message(args.empties, EXHAUSTED_AFTER, written, asked, &output_name);
-                eprintln!("osolve: {message}");
+                stderr_line!("osolve: {message}");
             }
             // A signal after the last position still counts.
             Ok(exit_code(interrupt.is_set(), false, false))
         }
         Err(GenError::Stopped(stats)) => {
-            eprint!("{}", gen_summary(&stats, threads));
-            eprintln!("{}", gen_interrupted(stats.positions, &output_name));
+            stderr_text!("{}", gen_summary(&stats, threads));
+            stderr_line!("{}", gen_interrupted(stats.positions, &output_name));
             Ok(EXIT_INTERRUPTED)
         }
         Err(GenError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(EXIT_OK),

@@ -141,7 +141,7 @@ impl EmptyInputs {
     pub fn report(&self) -> bool {
         let said = self.said();
         for line in &said {
-            eprintln!("osolve: {line}");
+            stderr_line!("osolve: {line}");
         }
         !said.is_empty()
     }

@@ -70,8 +70,8 @@ impl Interrupt {
     /// Ends the process with `EXIT_INTERRUPTED`, saying the farewell (or `interrupted`).
     fn end(&self) -> ! {
         match self.farewells().as_ref() {
-            Some(message) => eprintln!("{}", message()),
-            None => eprintln!("interrupted"),
+            Some(message) => stderr_line!("{}", message()),
+            None => stderr_line!("interrupted"),
         }
         std::process::exit(EXIT_INTERRUPTED);
     }

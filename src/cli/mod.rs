@@ -103,7 +103,7 @@ pub fn run() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("osolve: {}", error_line(&e));
+            stderr_line!("osolve: {}", error_line(&e));
             EXIT_BAD_INPUT
         }
     }

@@ -242,7 +242,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
                 .then(|| "--depth needs --analyze or --solve (what to estimate)".to_string())
         });
     if let Some(refused) = depth_refused {
-        eprintln!("osolve: {refused}");
+        stderr_line!("osolve: {refused}");
         return Ok(EXIT_BAD_INPUT);
     }
     let interrupt = super::interrupt::interrupt();
@@ -298,7 +298,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     let mut out = io::stdout().lock();
     for (k, parsed) in items.iter().enumerate() {
         if interrupt.is_set() {
-            eprintln!("{}", interrupted_line(k));
+            stderr_line!("{}", interrupted_line(k));
             return Ok(EXIT_INTERRUPTED);
         }
         let spinner = live.start(live_subject(
@@ -312,12 +312,12 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
             Err(NotShown::Refused(refused)) => {
                 // Left out, and the run goes on: `(skipped)`, as analyze says it.
                 let refused = refusal(&parsed.source, refused, REFUSED_HINT);
-                eprintln!("osolve: {}", skipped_line(refused, what_next(false)));
+                stderr_line!("osolve: {}", skipped_line(refused, what_next(false)));
                 bad_input = true;
                 continue;
             }
             Err(NotShown::Stopped) => {
-                eprintln!("{}", interrupted_line(k));
+                stderr_line!("{}", interrupted_line(k));
                 return Ok(EXIT_INTERRUPTED);
             }
             Err(NotShown::Rules) => {
@@ -325,7 +325,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
             }
         };
         if let Some(bounds) = &shown.unfinished {
-            eprintln!(
+            stderr_line!(
                 "osolve: {}",
                 shown_unfinished(&parsed.source, bounds, &shown.marked)
             );
@@ -350,7 +350,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<i32> {
     }
     // A signal after the last picture counts as well.
     if interrupt.is_set() {
-        eprintln!("{}", interrupted_line(items.len()));
+        stderr_line!("{}", interrupted_line(items.len()));
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(exit_code(false, false, bad_input))
@@ -378,7 +378,7 @@ fn read_inputs(args: &ShowArgs, variant: Variant) -> anyhow::Result<(Vec<Parsed>
         match result {
             Ok(parsed) => items.push(parsed),
             Err(e) => {
-                eprintln!("osolve: {}", skipped_line(e, what_next(false)));
+                stderr_line!("osolve: {}", skipped_line(e, what_next(false)));
                 bad_input = true;
             }
         }

@@ -156,7 +156,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     let SolveArgs { flags, inputs } = args;
     let variant: Variant = flags.variant.variant();
     if let Some(refusal) = flags.estimate.refusal(flags.wld, &flags.limits, variant) {
-        eprintln!("osolve: {refusal}");
+        stderr_line!("osolve: {refusal}");
         return Ok(EXIT_BAD_INPUT);
     }
     // Every file is opened before anything is solved: a typo should not cost a long search.
@@ -172,7 +172,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
                     streams.push(Box::new(stream) as Positions);
                 }
                 Err(message) => {
-                    eprintln!("osolve: {message}");
+                    stderr_line!("osolve: {message}");
                     unreadable = true;
                 }
             },
@@ -231,9 +231,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<i32> {
     if totals.interrupted || interrupt.is_set() {
         // What the stopped search had proven, then how many were finished.
         if let Some(stopped) = printer.stopped.take() {
-            eprint!("{stopped}");
+            stderr_text!("{stopped}");
         }
-        eprintln!("{}", interrupted_line(totals.solved));
+        stderr_line!("{}", interrupted_line(totals.solved));
         return Ok(EXIT_INTERRUPTED);
     }
     // A file without a single position is bad input too.
@@ -264,7 +264,7 @@ impl EachSink for Printer<'_> {
         // Reports already printed come first, so the error sits where it happened.
         self.out.flush()?;
         // Left out, and the run goes on: `(skipped)`, as analyze, games and train say it.
-        eprintln!("osolve: {}", skipped_line(error, what_next(false)));
+        stderr_line!("osolve: {}", skipped_line(error, what_next(false)));
         Ok(())
     }
 
@@ -295,7 +295,7 @@ impl EachSink for Printer<'_> {
                 self.bad_input = true;
                 self.out.flush()?;
                 let refused = refusal(source, refused, REFUSED_HINT);
-                eprintln!("osolve: {}", skipped_line(refused, what_next(false)));
+                stderr_line!("osolve: {}", skipped_line(refused, what_next(false)));
                 return Ok(());
             }
             Err(SolveError::Unfinished(unfinished)) => {

@@ -100,7 +100,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         match sample {
             Ok(sample) => samples.push(sample),
             Err(message) => {
-                eprintln!("{}", skipped_line(message, what_next(false)));
+                stderr_line!("{}", skipped_line(message, what_next(false)));
                 skipped += 1;
             }
         }
@@ -129,7 +129,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     };
     let given = samples.len();
     if given < args.min_samples {
-        eprintln!("osolve: {}", few_samples_warning(given, args.min_samples));
+        stderr_line!("osolve: {}", few_samples_warning(given, args.min_samples));
     }
     let (weights, reports, stats) = train(samples, &options)?;
     if reports.is_empty() {
@@ -149,12 +149,12 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
     };
     if paths::is_std_stream(&args.output) {
         // The weights go to standard output, so the table goes to standard error.
-        eprint!("{}", train_table(&reports, &stats));
+        stderr_text!("{}", train_table(&reports, &stats));
         let mut out = std::io::stdout().lock();
         out.write_all(&bytes)
             .and_then(|()| out.flush())
             .context("cannot write the weights to standard output")?;
-        eprintln!("{}", wrote_weights("standard output", bytes.len()));
+        stderr_line!("{}", wrote_weights("standard output", bytes.len()));
         return Ok(exit_code);
     }
     print!("{}", train_table(&reports, &stats));
