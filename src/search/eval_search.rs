@@ -96,8 +96,8 @@ pub fn search_moves(
         return best;
     }
     // Above the last ply, the moves that leave the opponent the fewest replies go first: they
-    // usually cut; among equals a corner (a move elsewhere counts as one reply more). The
-    // order changes only the nodes visited, never the value.
+    // usually cut, and a corner goes before a move elsewhere that leaves as many (such a move
+    // counts one reply more). The order changes only the nodes visited, never the value.
     let mut list = [(0u64, 0u64, 0u64, 0u32); MAX_MOVES];
     let mut n = 0;
     for sq in Bits(moves) {
@@ -217,7 +217,6 @@ mod tests {
         assert!(visited.0 < visited.1, "{visited:?}");
     }
 
-    /// Nodes of the same full-window alpha-beta with the moves in square order.
     /// One ply above the leaves, a corner is evaluated first: where it alone reaches beta,
     /// the search stops after it (the node and one leaf). In square order another move
     /// comes first on most of these boards, so the count fails if the corner waits its turn.
@@ -263,6 +262,7 @@ mod tests {
         );
     }
 
+    /// Nodes of the same full-window alpha-beta with the moves in square order.
     fn unordered_nodes(weights: &Weights, player: u64, opponent: u64, depth: u32) -> u64 {
         fn go(
             w: &Weights,
