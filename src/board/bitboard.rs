@@ -16,6 +16,22 @@ pub const MAX_MOVES: usize = 60;
 
 /// The four corners, a1, h1, a8 and h8: a disc there can never be flipped.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// Squares diagonally next to a corner: giving the opponent the corner is usually fatal.
+pub const X_SQUARES: u64 = 0x0042_0000_0000_4200;
+/// Edge squares next to a corner.
+pub const C_SQUARES: u64 = 0x4281_0000_0000_8142;
+
+/// The squares in classes, in the order the searches try them (the last empties, and the
+/// evaluation search one ply above its leaves): corners, edge squares two away from a corner,
+/// middle edge squares, inner squares, then C and X squares. Every square is in one class.
+pub const SQUARE_CLASSES: [u64; 6] = [
+    CORNERS,
+    0x2400_8100_0081_0024,
+    0x1800_0081_8100_0018,
+    !(CORNERS | X_SQUARES | C_SQUARES | 0x2400_8100_0081_0024 | 0x1800_0081_8100_0018),
+    C_SQUARES,
+    X_SQUARES,
+];
 
 /// A square of the board, 0 (a1) to 63 (h8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -418,6 +434,18 @@ pub(crate) mod tests {
             }
             assert_eq!(seen.len(), 8);
         }
+    }
+
+    #[test]
+    fn square_classes_hold_every_square_once() {
+        let all = SQUARE_CLASSES.iter().fold(0u64, |seen, &class| {
+            assert_eq!(seen & class, 0, "{class:#x} overlaps an earlier class");
+            seen | class
+        });
+        assert_eq!(all, u64::MAX);
+        assert_eq!(SQUARE_CLASSES[0], CORNERS);
+        assert_eq!(SQUARE_CLASSES[5], X_SQUARES);
+        assert_eq!(SQUARE_CLASSES.map(u64::count_ones), [4, 8, 8, 32, 8, 4]);
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod rules;
 
 pub use bitboard::{
     flip_diagonal, flip_horizontal, flip_vertical, symmetry, BadSquare, Bits, Board, Color, Square,
-    CORNERS, MAX_MOVES,
+    CORNERS, C_SQUARES, MAX_MOVES, SQUARE_CLASSES, X_SQUARES,
 };
 pub use flip::{flips, flips_portable};
 pub use last_flip::{last_flip_count, LastLines};

@@ -1,11 +1,10 @@
 //! The evaluation search: a depth-limited alpha-beta over the learned evaluation
 //! ([`crate::eval`]) with exact scores at the end of the game, in 1/`SCALE` discs. The solver
 //! orders its deepest nodes' moves with it and predicts scores for ProbCut; self-play and the
-//! training labels of `learn` use it too. It knows boards and the evaluation, and of the
-//! solver only the square classes by which `ordering` tries squares.
+//! training labels of `learn` use it too. It knows boards and the evaluation, nothing else of
+//! the solver.
 
-use super::ordering::SQUARE_CLASSES;
-use crate::board::{flips, legal_moves, Bits, Board, CORNERS, MAX_MOVES};
+use crate::board::{flips, legal_moves, Bits, Board, CORNERS, MAX_MOVES, SQUARE_CLASSES};
 use crate::eval::patterns::instance_indices16;
 use crate::eval::{evaluate_moves, evaluate_played, Weights, SCALE};
 

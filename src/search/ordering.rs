@@ -17,22 +17,7 @@ use super::tt::NO_MOVE;
 use crate::board::rules::GameRules;
 use crate::board::{legal_moves, neighbours, Bits, Board};
 
-pub use crate::board::CORNERS;
-/// Squares diagonally next to a corner: giving the opponent the corner is usually fatal.
-pub const X_SQUARES: u64 = 0x0042_0000_0000_4200;
-/// Edge squares next to a corner.
-pub const C_SQUARES: u64 = 0x4281_0000_0000_8142;
-
-/// Square classes in the order shallow searches try them: corners, edge squares two away from a
-/// corner, middle edge squares, inner squares, then C and X squares.
-pub const SQUARE_CLASSES: [u64; 6] = [
-    CORNERS,
-    0x2400_8100_0081_0024,
-    0x1800_0081_8100_0018,
-    !(CORNERS | X_SQUARES | C_SQUARES | 0x2400_8100_0081_0024 | 0x1800_0081_8100_0018),
-    C_SQUARES,
-    X_SQUARES,
-];
+pub use crate::board::{CORNERS, C_SQUARES, SQUARE_CLASSES, X_SQUARES};
 
 /// The four 4x4 quadrants.
 pub const QUADRANTS: [u64; 4] = [
