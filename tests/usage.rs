@@ -55,6 +55,12 @@ fn negative_numbers_and_unknown_names_are_one_line() {
              1000000000000",
         ),
         (
+            &[
+                "train", "x.obf", "-o", "w.bin", "--keep", "k.bin", "--step", "2",
+            ],
+            "invalid value '2' for '--step <T>': expected a number from 0 to 1",
+        ),
+        (
             &["gen", "-o", "g.obf", "--positions", "-2"],
             "invalid value '-2' for '--positions <POSITIONS>': expected a number of positions \
              from 1 to 4294967295",
@@ -102,6 +108,10 @@ fn unknown_flags_and_missing_arguments_are_one_line() {
             &["solve"],
             "the following required arguments were not provided: <FILE|--position <TEXT>>; \
              see --help",
+        ),
+        (
+            &["train", "x.obf", "-o", "w.bin", "--step", "0.5"],
+            "the following required arguments were not provided: --keep <FILE>; see --help",
         ),
         (
             &["solv", "-p", "f5"],

@@ -39,6 +39,10 @@ pub struct TrainArgs {
     /// are kept bit for bit; the table adds its held-out error (`base MAE`).
     #[arg(long, value_name = "FILE")]
     keep: Option<PathBuf>,
+    /// With --keep: move each fitted set only this fraction of the way from the kept weights
+    /// toward the fit, round((1 - T) * kept + T * fit) (1: the fit itself, 0: the kept set).
+    #[arg(long, value_name = "T", default_value_t = 1.0, value_parser = parse_step, requires = "keep")]
+    step: f64,
     /// Threads (default: one per core).
     #[arg(long, value_parser = super::args::parse_threads)]
     threads: Option<u16>,
@@ -53,6 +57,10 @@ fn parse_iterations(text: &str) -> Result<u32, String> {
 
 fn parse_lambda(text: &str) -> Result<f64, String> {
     super::args::decimal(text, 0.0, 1e12)
+}
+
+fn parse_step(text: &str) -> Result<f64, String> {
+    super::args::decimal(text, 0.0, 1.0)
 }
 
 fn parse_min_samples(text: &str) -> Result<usize, String> {
@@ -126,6 +134,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<i32> {
         augment: !args.no_augment,
         min_samples: args.min_samples,
         base,
+        step: args.step,
     };
     let given = samples.len();
     if given < args.min_samples {
