@@ -10,7 +10,8 @@
 # with the f903823 weights (10 random opening moves, then the best move by the evaluation, a
 # random one 10% of the time), exact labels.
 # Each step is deterministic (seeded games, exact labels, a fit that gives the same weights for
-# the same data whatever the thread count), so this reproduces data/eval.bin bit for bit.
+# the same data whatever the thread count), so this reproduces data/eval.bin of fbcfb94 bit for
+# bit.
 #
 # Usage: scripts/train-exact-16-21.sh [WORKDIR]   (default: target/exact-16-21-data; about
 # 75 minutes on 2 cores)
@@ -42,4 +43,6 @@ gen x20-21.obf --positions 19739 --empties 20-21 --seed 621
 
 nice -n 19 "$osolve" train "$work/x16-19.obf" "$work/x20-21.obf" --keep "$work/before.bin" \
     --iterations 80 --lambda 100 --min-samples 1000 --threads "$threads" -o "$work/eval.bin"
-cmp "$work/eval.bin" data/eval.bin && echo "data/eval.bin reproduced bit for bit"
+# scripts/train-step-7-8.sh moved sets 7 and 8 since: the file this reproduces is fbcfb94's.
+git show fbcfb94:data/eval.bin | cmp "$work/eval.bin" - &&
+    echo "data/eval.bin of fbcfb94 reproduced bit for bit"
