@@ -18,24 +18,9 @@
 # exact labels alone ordered FFO #41-#48 in fewer nodes than exact and search labels mixed).
 #
 # Usage: scripts/train-eval.sh [WORKDIR]   (default: target/eval-data; takes hours on 2 cores)
-# Environment: THREADS (default: every core).
-set -euo pipefail
-
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-work=${1:-target/eval-data}
-threads=${THREADS:-$(nproc)}
-mkdir -p "$work"
-cargo build --release --quiet
-osolve=target/release/osolve
-
-gen() {
-    local out=$1
-    shift
-    if [[ ! -s $work/$out ]]; then
-        "$osolve" gen --threads "$threads" -o "$work/$out.part" "$@"
-        mv "$work/$out.part" "$work/$out"
-    fi
-}
+# Environment: THREADS (default: every core). Runs at the lowest priority (nice 19).
+# shellcheck source=scripts/train-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/train-lib.sh" target/eval-data "$@"
 
 # Round 1.
 gen r1-12.obf --positions 200000 --empties 12-13 --seed 101

@@ -16,30 +16,15 @@
 # Usage: scripts/train-exact-16-21.sh [WORKDIR]   (default: target/exact-16-21-data; about
 # 75 minutes on 2 cores)
 # Environment: THREADS (default: every core). Runs at the lowest priority (nice 19).
-set -euo pipefail
-
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-work=${1:-target/exact-16-21-data}
-threads=${THREADS:-$(nproc)}
-mkdir -p "$work"
-cargo build --release --quiet
-osolve=target/release/osolve
+# shellcheck source=scripts/train-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/train-lib.sh" target/exact-16-21-data "$@"
 
 # The weights these sets replace: data/eval.bin before them.
 git show f903823:data/eval.bin >"$work/before.bin"
 
-gen() {
-    local out=$1
-    shift
-    if [[ ! -s $work/$out ]]; then
-        nice -n 19 "$osolve" gen --threads "$threads" --policy self-play \
-            --weights "$work/before.bin" -o "$work/$out.part" "$@"
-        mv "$work/$out.part" "$work/$out"
-    fi
-}
-
-gen x16-19.obf --positions 150682 --empties 16-19 --seed 611
-gen x20-21.obf --positions 19739 --empties 20-21 --seed 621
+self_play=(--policy self-play --weights "$work/before.bin")
+gen x16-19.obf "${self_play[@]}" --positions 150682 --empties 16-19 --seed 611
+gen x20-21.obf "${self_play[@]}" --positions 19739 --empties 20-21 --seed 621
 
 nice -n 19 "$osolve" train "$work/x16-19.obf" "$work/x20-21.obf" --keep "$work/before.bin" \
     --iterations 80 --lambda 100 --min-samples 1000 --threads "$threads" -o "$work/eval.bin"

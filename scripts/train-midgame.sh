@@ -15,27 +15,12 @@
 #
 # Usage: scripts/train-midgame.sh [WORKDIR]   (default: target/midgame-data)
 # Environment: THREADS (default: every core). Runs at the lowest priority (nice 19).
-set -euo pipefail
-
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-work=${1:-target/midgame-data}
-threads=${THREADS:-$(nproc)}
-mkdir -p "$work"
-cargo build --release --quiet
-osolve=target/release/osolve
+# shellcheck source=scripts/train-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/train-lib.sh" target/midgame-data "$@"
 
 # The endgame sets as scripts/train-eval.sh made them: data/eval.bin before the middle-game
 # sets were added.
 git show 2f41bd5:data/eval.bin >"$work/endgame.bin"
-
-gen() {
-    local out=$1
-    shift
-    if [[ ! -s $work/$out ]]; then
-        nice -n 19 "$osolve" gen --threads "$threads" -o "$work/$out.part" "$@"
-        mv "$work/$out.part" "$work/$out"
-    fi
-}
 
 fit() {
     local out=$1

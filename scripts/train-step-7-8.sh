@@ -19,30 +19,15 @@
 # Usage: scripts/train-step-7-8.sh [WORKDIR]   (default: target/step-7-8-data; about 47
 # minutes on 2 cores)
 # Environment: THREADS (default: every core). Runs at the lowest priority (nice 19).
-set -euo pipefail
-
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-work=${1:-target/step-7-8-data}
-threads=${THREADS:-$(nproc)}
-mkdir -p "$work"
-cargo build --release --quiet
-osolve=target/release/osolve
+# shellcheck source=scripts/train-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/train-lib.sh" target/step-7-8-data "$@"
 
 # The weights this step starts from: data/eval.bin before it.
 git show fbcfb94:data/eval.bin >"$work/before.bin"
+self_play=(--policy self-play --weights "$work/before.bin")
 
-gen() {
-    local out=$1
-    shift
-    if [[ ! -s $work/$out ]]; then
-        nice -n 19 "$osolve" gen --threads "$threads" --policy self-play \
-            --weights "$work/before.bin" -o "$work/$out.part" "$@"
-        mv "$work/$out.part" "$work/$out"
-    fi
-}
-
-gen s10-15.obf --positions 1200000 --empties 10-15 --seed 7101
-gen s16-17.obf --positions 100000 --empties 16-17 --seed 7301
+gen s10-15.obf "${self_play[@]}" --positions 1200000 --empties 10-15 --seed 7101
+gen s16-17.obf "${self_play[@]}" --positions 100000 --empties 16-17 --seed 7301
 # The board is the first field of each line; '-' marks an empty square.
 awk '{ board = $1; n = gsub(/-/, "-", board); if (n == 14 || n == 15) print }' \
     "$work/s10-15.obf" >"$work/s14-15.obf"
