@@ -184,8 +184,8 @@ impl Hint {
 
 /// The threads of a solver's pool as one search sees them: how many there are and how many are
 /// searching now. A node hands its remaining moves to the others only when one of them is idle
-/// (see `Search::search_moves_after`), so a split is never made for a thread that has no time
-/// to take it.
+/// (see `Search::search_moves_after`), so a split is made only when a thread has time to take
+/// it (two threads may see the same idle one at once: then one split's moves come back).
 #[derive(Debug)]
 pub struct Crew {
     /// Threads in the pool.
