@@ -3,7 +3,7 @@
 use super::*;
 use crate::board::random::{random_position, Rng};
 use crate::board::{Board, Color};
-use node::{Crew, Search, Selectivity};
+use node::{Search, Selectivity};
 use reference::minimax;
 use thresholds::SELECTIVE_MIN;
 
@@ -158,51 +158,6 @@ fn threads_agree(count: usize, empties: std::ops::RangeInclusive<u32>, seed: u64
 #[test]
 fn one_and_two_threads_agree() {
     threads_agree(200, 14..=16, 1999);
-}
-
-#[test]
-fn splits_for_an_idle_thread_keep_every_window_exact() {
-    // A two-thread search splits only while a thread is idle; every split must leave the
-    // crew's count of busy threads where it found it, and no split may change a fail-soft
-    // result: each window's value is checked against one thread's exact score.
-    let mut rng = Rng(2612);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("a pool of two threads");
-    let crew = Crew::new(2);
-    let stop = Cancel::root();
-    let plain = tt::Tables::new(8).unwrap();
-    let shared = tt::Tables::new(8).unwrap();
-    for i in 0..40 {
-        let p = random_position(&mut rng, 14 + (i % 4) as u32);
-        plain.clear();
-        let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(p.board, -64, 64);
-        for (a, b) in [
-            (-64, 64),
-            (exact - 1, exact + 1),
-            (exact, exact + 1),
-            (exact - 1, exact),
-        ] {
-            let (a, b) = (a.max(-64), b.min(64));
-            if a >= b {
-                continue;
-            }
-            shared.clear();
-            crew.start();
-            let mut s =
-                Search::<Othello>::new(&shared, &stop, thresholds::SPLIT_MIN).with_crew(&crew);
-            let v = pool.install(|| s.search(p.board, a, b));
-            reference::check_fail_soft(v, exact, a, b, &format!("({a}, {b}) {:?}", p.board));
-            assert_eq!(
-                crew.busy(),
-                1,
-                "busy threads after the search of {:?}",
-                p.board
-            );
-        }
-    }
-    assert!(crew.splits() > 1000, "{} splits", crew.splits());
 }
 
 #[test]
@@ -526,7 +481,6 @@ fn a_selective_search_marks_an_entry_exact_only_where_it_took_no_guess() {
         .num_threads(2)
         .build()
         .expect("a pool of two threads");
-    let crew = Crew::new(2);
     for i in 0..100 {
         let split_min = if i >= 60 {
             thresholds::PROBCUT_MIN
@@ -567,8 +521,7 @@ fn a_selective_search_marks_an_entry_exact_only_where_it_took_no_guess() {
             for pass in 0..2 {
                 let a = (rng.next_u64() % 40) as i32 - 20;
                 let b = a + 1 + (rng.next_u64() % 8) as i32;
-                crew.start();
-                let mut s = Search::<Othello>::new(&tt, &stop, split_min).with_crew(&crew);
+                let mut s = Search::<Othello>::new(&tt, &stop, split_min);
                 s.selective = Some(Selectivity { margin });
                 let v = pool.install(|| s.search(p.board, a, b));
                 let what = format!(
