@@ -12,8 +12,8 @@
 use super::eval_search;
 use super::node::{stability_cutoff, Cancel, Hint, Move, Search, NO_SCORE};
 use super::thresholds::{
-    eval_order_depth, probcut_depth, CANCEL_CHECK_MIN, ETC_MIN, EVAL_ORDER_MIN, PROBCUT_MIN,
-    SHALLOW_MAX, SPLIT_ELDEST, TT_MIN,
+    eval_order_depth, probcut_depth, split_eldest, CANCEL_CHECK_MIN, ETC_MIN, EVAL_ORDER_MIN,
+    PROBCUT_MIN, SHALLOW_MAX, TT_MIN,
 };
 use super::tt::{EXACT, NO_MOVE};
 use crate::board::rules::GameRules;
@@ -554,7 +554,8 @@ impl<'a, R: GameRules> Search<'a, R> {
     }
 
     /// Principal variation search over an ordered move list; returns (score, best move square).
-    /// Above `split_min` empties the moves after the first `SPLIT_ELDEST` are searched in parallel.
+    /// From `split_min` empties, when a thread of the crew is idle, the moves after the first
+    /// `split_eldest` are searched in parallel.
     pub fn search_moves(
         &mut self,
         state: R::State,
@@ -590,7 +591,11 @@ impl<'a, R: GameRules> Search<'a, R> {
             }
             list.swap(i, k);
             let m = list[i];
-            if i + searched >= SPLIT_ELDEST && empties >= self.split_min && n - i >= 2 {
+            if i + searched >= split_eldest(empties)
+                && empties >= self.split_min
+                && n - i >= 2
+                && self.crew.idle()
+            {
                 list[i..].sort_unstable_by_key(|m| -m.value);
                 let (v, mv) = self.split(state, &list[i..], alpha, beta, empties, best);
                 if v > best {
@@ -624,10 +629,14 @@ impl<'a, R: GameRules> Search<'a, R> {
         (best, best_move)
     }
 
-    /// Young Brothers Wait: the elder brothers are done; the others run in parallel with a shared
-    /// alpha, and the first to reach beta cancels the rest. Each free thread takes the next
-    /// move in order (not a half of the list, as splitting the slice would give it: the second
-    /// thread would start with the middle of the order, a move that rarely cuts).
+    /// Young Brothers Wait, for an idle thread: the elder brothers are done and another thread
+    /// has nothing to search, so the others run in parallel with a shared alpha, and the first
+    /// to reach beta cancels the rest. Each free thread takes the next move in order (not a
+    /// half of the list, as splitting the slice would give it: the second thread would start
+    /// with the middle of the order, a move that rarely cuts). The crew counts the threads
+    /// taking the moves: this one until its own `work` finds none left, each helper while its
+    /// `work` runs; waiting at the end for the others' last moves (and taking their splits
+    /// meanwhile), this thread is idle.
     fn split(
         &mut self,
         state: R::State,
@@ -642,8 +651,13 @@ impl<'a, R: GameRules> Search<'a, R> {
         let best = Mutex::new((best_so_far, NO_MOVE));
         let nodes = AtomicU64::new(0);
         let guesses = AtomicU64::new(0);
-        let (tt, split_min, weights, selective) =
-            (self.tt, self.split_min, self.weights, self.selective);
+        let (tt, split_min, crew, weights, selective) = (
+            self.tt,
+            self.split_min,
+            self.crew,
+            self.weights,
+            self.selective,
+        );
         // The index of the next move to hand out.
         let next = AtomicUsize::new(0);
         let work = || loop {
@@ -660,6 +674,7 @@ impl<'a, R: GameRules> Search<'a, R> {
                 cancel: &cancel,
                 nodes: 0,
                 split_min,
+                crew,
                 weights,
                 charged: 0,
                 selective,
@@ -690,12 +705,19 @@ impl<'a, R: GameRules> Search<'a, R> {
             }
         };
         let helpers = rayon::current_num_threads().min(rest.len()) - 1;
+        crew.split();
         rayon::scope(|s| {
             for _ in 0..helpers {
-                s.spawn(|_| work());
+                s.spawn(|_| {
+                    crew.enter();
+                    work();
+                    crew.leave();
+                });
             }
             work();
+            crew.leave();
         });
+        crew.enter();
         // The children charged their nodes themselves.
         let children = nodes.load(Ordering::Relaxed);
         self.nodes += children;

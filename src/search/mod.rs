@@ -30,7 +30,7 @@ use crate::board::{Bits, Position, Square};
 use crate::huge_pages::OutOfMemory;
 use limit::Budget;
 pub use limit::Limits;
-use node::Cancel;
+use node::{Cancel, Crew};
 pub use progress::{
     LatestProgress, Progress, ProgressFn, Stage, PROGRESS_EVERY, PROGRESS_MIN_EMPTIES,
 };
@@ -143,6 +143,8 @@ impl StopHandle {
 pub struct Solver {
     tt: Tables,
     pool: rayon::ThreadPool,
+    /// The pool's threads as the splits count them.
+    crew: Crew,
     threads: usize,
     options: SolveOptions,
     limits: Limits,
@@ -228,6 +230,7 @@ impl Solver {
         Ok(Solver {
             tt,
             pool,
+            crew: Crew::new(threads),
             threads,
             limits: Limits::NONE,
             stop: Arc::new(Cancel::root()),
@@ -320,6 +323,7 @@ impl Solver {
             tt: &self.tt,
             limits: self.limits,
             pool: &self.pool,
+            crew: &self.crew,
             split_min: self.split_min(),
             cancel: Cancel::limited(&self.stop, budget),
             start,

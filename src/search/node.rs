@@ -1,18 +1,19 @@
 //! The state of a search, at the bottom of the solver: one thread's [`Search`] (the shared
 //! tables, its cancellation chain and node count, the evaluation that orders its moves, its
-//! selectivity), the [`Cancel`] chain of splits and budgets, a [`Move`] of a node's list with
-//! the [`Hint`] its table probe found, `NO_SCORE`, and the stability cut-off every layer
-//! tries first. The layers of the search (`last`, `endgame`) and its ordering are methods of
-//! [`Search`] in their own files, above this one.
+//! selectivity), the [`Cancel`] chain of splits and budgets, the [`Crew`] that tells a node
+//! whether a thread is idle to take a split, a [`Move`] of a node's list with the [`Hint`] its
+//! table probe found, `NO_SCORE`, and the stability cut-off every layer tries first. The
+//! layers of the search (`last`, `endgame`) and its ordering are methods of [`Search`] in their
+//! own files, above this one.
 
 use super::limit::{Budget, CHARGE_EVERY};
 use super::stability::{stable_discs, stable_discs_from};
-use super::thresholds::stability_threshold;
+use super::thresholds::{stability_threshold, CANCEL_CHECK_MIN};
 use super::tt::{NearTable, Tables, NO_MOVE};
 use crate::board::rules::{GameRules, Othello};
 use crate::eval::Weights;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Scores are within -64..=64; this is below any of them.
 pub(super) const NO_SCORE: i32 = -100;
@@ -181,6 +182,72 @@ impl Hint {
     }
 }
 
+/// The threads of a solver's pool as one search sees them: how many there are and how many are
+/// searching now. A node hands its remaining moves to the others only when one of them is idle
+/// (see `Search::search_moves_after`), so a split is never made for a thread that has no time
+/// to take it.
+#[derive(Debug)]
+pub struct Crew {
+    /// Threads in the pool.
+    threads: usize,
+    /// Threads searching now: the one that started the search, and each thread inside the
+    /// moves of a split (a thread waiting for the others at the end of its split is not).
+    busy: AtomicUsize,
+    /// Splits made since the crew was made.
+    splits: AtomicU64,
+}
+
+/// The crew of a search that never splits.
+static ALONE: Crew = Crew::new(1);
+
+impl Crew {
+    /// The crew of a pool of `threads` threads, none searching.
+    pub const fn new(threads: usize) -> Crew {
+        Crew {
+            threads,
+            busy: AtomicUsize::new(0),
+            splits: AtomicU64::new(0),
+        }
+    }
+
+    /// How many splits its searches made (a count for tests and measurements).
+    pub fn splits(&self) -> u64 {
+        self.splits.load(Ordering::Relaxed)
+    }
+
+    /// How many threads are searching (1 between searches that ended normally).
+    #[cfg(test)]
+    pub(super) fn busy(&self) -> usize {
+        self.busy.load(Ordering::Relaxed)
+    }
+
+    /// A search starts: one thread searches.
+    pub(super) fn start(&self) {
+        self.busy.store(1, Ordering::Relaxed);
+    }
+
+    /// True when some thread of the pool has nothing to search.
+    #[inline(always)]
+    pub(super) fn idle(&self) -> bool {
+        self.busy.load(Ordering::Relaxed) < self.threads
+    }
+
+    /// Counts a split.
+    pub(super) fn split(&self) {
+        self.splits.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A thread takes up a split's moves.
+    pub(super) fn enter(&self) {
+        self.busy.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A thread is done with a split's moves.
+    pub(super) fn leave(&self) {
+        self.busy.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// One thread's view of a search under the rules `R`: the shared table and cancellation, its
 /// own node count.
 pub struct Search<'a, R: GameRules = Othello> {
@@ -194,6 +261,8 @@ pub struct Search<'a, R: GameRules = Othello> {
     pub nodes: u64,
     /// Empties from which the deep search splits siblings across threads (u32::MAX: never).
     pub split_min: u32,
+    /// The threads it splits across ([`Search::with_crew`]; by default none: it never splits).
+    pub(super) crew: &'a Crew,
     /// The learned evaluation that orders moves at the deepest nodes.
     pub weights: &'static Weights,
     /// Nodes already charged to the budget of the cancellation chain.
@@ -220,20 +289,29 @@ pub struct Selectivity {
 }
 
 impl<'a, R: GameRules> Search<'a, R> {
-    /// A search using `tt`, cancelled through `cancel`, splitting from `split_min` empties.
+    /// A search using `tt`, cancelled through `cancel`, splitting from `split_min` empties
+    /// (at least `CANCEL_CHECK_MIN`: a split there could be cut short after its node stores)
+    /// once it has a crew ([`Search::with_crew`]).
     pub fn new(tt: &'a Tables, cancel: &'a Cancel<'a>, split_min: u32) -> Search<'a, R> {
         Search {
             tt,
             near: tt.near(),
             cancel,
             nodes: 0,
-            split_min,
+            split_min: split_min.max(CANCEL_CHECK_MIN),
+            crew: &ALONE,
             weights: crate::eval::builtin(),
             charged: 0,
             selective: None,
             guesses: 0,
             rules: PhantomData,
         }
+    }
+
+    /// The search splitting across the threads of `crew` (the pool it runs on).
+    pub(super) fn with_crew(mut self, crew: &'a Crew) -> Search<'a, R> {
+        self.crew = crew;
+        self
     }
 
     /// True when the search must stop; charges the nodes searched since the last charge to the

@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use super::limit::{Budget, Limits};
-use super::node::{Cancel, Move, Search, Selectivity};
+use super::node::{Cancel, Crew, Move, Search, Selectivity};
 use super::progress::{Progress, Reporter, Stage, Turn};
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
 use super::thresholds::{
@@ -30,6 +30,8 @@ pub(super) struct Attempt<'s> {
     /// The limits of the call (the selective searches take a share of them).
     pub(super) limits: Limits,
     pub(super) pool: &'s rayon::ThreadPool,
+    /// The pool's threads, as the splits count them.
+    pub(super) crew: &'s Crew,
     pub(super) split_min: u32,
     pub(super) cancel: Cancel<'s>,
     pub(super) start: Instant,
@@ -124,8 +126,15 @@ impl Attempt<'_> {
         board: Board,
         f: impl FnOnce(&mut Search<'_, R>) -> T + Send,
     ) -> Option<T> {
-        let (result, nodes) =
-            Self::run_under(self.tt, self.pool, self.split_min, &self.cancel, board, f);
+        let (result, nodes) = Self::run_under(
+            self.tt,
+            self.pool,
+            self.crew,
+            self.split_min,
+            &self.cancel,
+            board,
+            f,
+        );
         self.nodes += nodes;
         result
     }
@@ -139,7 +148,15 @@ impl Attempt<'_> {
         board: Board,
         f: impl FnOnce(&mut Search<'_, R>) -> T + Send,
     ) -> (Option<T>, u64) {
-        Self::run_under(self.tt, self.pool, self.split_min, cancel, board, f)
+        Self::run_under(
+            self.tt,
+            self.pool,
+            self.crew,
+            self.split_min,
+            cancel,
+            board,
+            f,
+        )
     }
 
     /// [`Attempt::run`] under the cancellation flag `cancel`: the result (`None` when
@@ -147,13 +164,15 @@ impl Attempt<'_> {
     fn run_under<R: GameRules, T: Send>(
         tt: &Tables,
         pool: &rayon::ThreadPool,
+        crew: &Crew,
         split_min: u32,
         cancel: &Cancel<'_>,
         board: Board,
         f: impl FnOnce(&mut Search<'_, R>) -> T + Send,
     ) -> (Option<T>, u64) {
         let go = || {
-            let mut search = Search::<R>::new(tt, cancel, split_min);
+            crew.start();
+            let mut search = Search::<R>::new(tt, cancel, split_min).with_crew(crew);
             let result = f(&mut search);
             // Judged before the last charge: a search that ended without seeing a stop is
             // whole, even if its last nodes spend the budget.

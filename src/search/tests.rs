@@ -3,7 +3,7 @@
 use super::*;
 use crate::board::random::{random_position, Rng};
 use crate::board::{Board, Color};
-use node::{Search, Selectivity};
+use node::{Crew, Search, Selectivity};
 use reference::minimax;
 use thresholds::SELECTIVE_MIN;
 
@@ -158,6 +158,128 @@ fn threads_agree(count: usize, empties: std::ops::RangeInclusive<u32>, seed: u64
 #[test]
 fn one_and_two_threads_agree() {
     threads_agree(200, 14..=16, 1999);
+}
+
+#[test]
+fn splits_for_an_idle_thread_keep_every_window_exact() {
+    // A two-thread search splits only while a thread is idle; every split must leave the
+    // crew's count of busy threads where it found it, and no split may change a fail-soft
+    // result: each window's value is checked against one thread's exact score.
+    let mut rng = Rng(2612);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a pool of two threads");
+    let crew = Crew::new(2);
+    let stop = Cancel::root();
+    let plain = tt::Tables::new(8).unwrap();
+    let shared = tt::Tables::new(8).unwrap();
+    for i in 0..40 {
+        let p = random_position(&mut rng, 14 + (i % 4) as u32);
+        plain.clear();
+        let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(p.board, -64, 64);
+        for (a, b) in [
+            (-64, 64),
+            (exact - 1, exact + 1),
+            (exact, exact + 1),
+            (exact - 1, exact),
+        ] {
+            let (a, b) = (a.max(-64), b.min(64));
+            if a >= b {
+                continue;
+            }
+            shared.clear();
+            crew.start();
+            let mut s =
+                Search::<Othello>::new(&shared, &stop, thresholds::SPLIT_MIN).with_crew(&crew);
+            let v = pool.install(|| s.search(p.board, a, b));
+            reference::check_fail_soft(v, exact, a, b, &format!("({a}, {b}) {:?}", p.board));
+            assert_eq!(
+                crew.busy(),
+                1,
+                "busy threads after the search of {:?}",
+                p.board
+            );
+        }
+    }
+    assert!(crew.splits() > 1000, "{} splits", crew.splits());
+}
+
+#[test]
+fn a_node_below_the_cancellation_checks_stores_only_whole_results() {
+    // A node below `CANCEL_CHECK_MIN` empties never looks for a cancellation and stores its
+    // result: it must search all its moves even when the search is cancelled, so none of them
+    // may be a split (whose moves stop being handed out at a cancellation, leaving a partial
+    // best that is no bound). Each position is searched under a cancelled flag, then again
+    // under a live one with the same table: the second must be exact.
+    let mut rng = Rng(1006);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a pool of two threads");
+    let crew = Crew::new(2);
+    let live = Cancel::root();
+    let cancelled = Cancel::root();
+    cancelled.cancel();
+    let plain = tt::Tables::new(8).unwrap();
+    let shared = tt::Tables::new(8).unwrap();
+    for i in 0..300 {
+        let empties = thresholds::SHALLOW_MAX
+            + 1
+            + (i % (thresholds::CANCEL_CHECK_MIN - thresholds::SHALLOW_MAX - 1));
+        let p = random_position(&mut rng, empties);
+        plain.clear();
+        let exact = Search::<Othello>::new(&plain, &live, u32::MAX).search(p.board, -64, 64);
+        shared.clear();
+        for cancel in [&cancelled, &live] {
+            crew.start();
+            let mut s = Search::<Othello>::new(&shared, cancel, 0).with_crew(&crew);
+            let v = pool.install(|| s.search(p.board, -64, 64));
+            // What the cancelled search returns is dropped, as its callers drop it.
+            if !cancel.is_cancelled() {
+                assert_eq!(v, exact, "{:?} after a cancelled search", p.board);
+            }
+        }
+    }
+}
+
+#[test]
+fn two_threads_keep_the_table_exact_across_windows() {
+    // When a split cuts, the splits below it in the other threads' subtrees stop handing out
+    // moves and return what they have, which is no bound; their nodes must not store it. The
+    // table is kept across the windows of a position, so a value stored by a cancelled node
+    // would be read by a later window and change its result; the last search of each position
+    // is the whole window, checked against one thread's exact score.
+    let mut rng = Rng(2706);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a pool of two threads");
+    let crew = Crew::new(2);
+    let stop = Cancel::root();
+    let plain = tt::Tables::new(8).unwrap();
+    let shared = tt::Tables::new(8).unwrap();
+    for i in 0..24 {
+        let p = random_position(&mut rng, 15 + (i % 3) as u32);
+        plain.clear();
+        let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(p.board, -64, 64);
+        shared.clear();
+        for k in 0..12i32 {
+            // Null and narrow windows around and away from the score: many cut, so many
+            // splits are cancelled from above.
+            let a = (exact - 13 + 2 * k).clamp(-64, 63);
+            let b = (a + 1 + (k % 3)).min(64);
+            crew.start();
+            let mut s =
+                Search::<Othello>::new(&shared, &stop, thresholds::SPLIT_MIN).with_crew(&crew);
+            let v = pool.install(|| s.search(p.board, a, b));
+            reference::check_fail_soft(v, exact, a, b, &format!("({a}, {b}) {:?}", p.board));
+        }
+        crew.start();
+        let mut s = Search::<Othello>::new(&shared, &stop, thresholds::SPLIT_MIN).with_crew(&crew);
+        let v = pool.install(|| s.search(p.board, -64, 64));
+        assert_eq!(v, exact, "{:?} after its windows", p.board);
+    }
 }
 
 #[test]
@@ -481,6 +603,7 @@ fn a_selective_search_marks_an_entry_exact_only_where_it_took_no_guess() {
         .num_threads(2)
         .build()
         .expect("a pool of two threads");
+    let crew = Crew::new(2);
     for i in 0..100 {
         let split_min = if i >= 60 {
             thresholds::PROBCUT_MIN
@@ -521,7 +644,8 @@ fn a_selective_search_marks_an_entry_exact_only_where_it_took_no_guess() {
             for pass in 0..2 {
                 let a = (rng.next_u64() % 40) as i32 - 20;
                 let b = a + 1 + (rng.next_u64() % 8) as i32;
-                let mut s = Search::<Othello>::new(&tt, &stop, split_min);
+                crew.start();
+                let mut s = Search::<Othello>::new(&tt, &stop, split_min).with_crew(&crew);
                 s.selective = Some(Selectivity { margin });
                 let v = pool.install(|| s.search(p.board, a, b));
                 let what = format!(

@@ -6,8 +6,12 @@
 
 // The root (`root`).
 
-/// From this many empties up, sibling moves are searched in parallel (when threads > 1).
-pub const SPLIT_MIN: u32 = 13;
+/// From this many empties up, sibling moves are searched in parallel (when threads > 1 and one
+/// of them is idle: see [`split_eldest`]).
+pub const SPLIT_MIN: u32 = 10;
+// A node below `CANCEL_CHECK_MIN` stores whatever its moves gave: a split there, stopped by a
+// cancellation, would store a partial best (`Search::new` raises any split minimum to it).
+const _: () = assert!(SPLIT_MIN >= CANCEL_CHECK_MIN);
 
 /// Depth of the evaluation search that orders the root moves.
 pub const ROOT_SORT_DEPTH: u32 = 4;
@@ -106,12 +110,35 @@ pub const TT_MIN: u32 = 11;
 /// (FFO #41-#48: from 14, 619 M nodes; from 12, 600 M.) One above `TT_MIN`: the children
 /// must be in the table.
 pub const ETC_MIN: u32 = TT_MIN + 1;
-/// Moves searched one after the other at a node before the rest are searched in parallel
-/// (Young Brothers Wait with two elder brothers). With the learned ordering a node whose first
-/// move does not cut often cuts on its second, so splitting after one wasted work: FFO #40-#49
-/// on two threads took 100.5 s (3.03 G nodes) splitting after one move and 81.2 s (2.71 G)
-/// after two; FFO #49 alone, two runs each, 54.8 and 49.4 s against 45.3 and 48.2 s.
-pub const SPLIT_ELDEST: usize = 2;
+/// Moves searched one after the other at a node of `empties` empties before the rest may be
+/// searched in parallel (Young Brothers Wait), which they are only when a thread is idle: two
+/// elder brothers from 13 empties, one below. With the learned ordering a node whose first
+/// move does not cut often cuts on its second: FFO #40-#49 on two threads took 100.5 s (3.03 G
+/// nodes) splitting every node after one move and 81.2 s (2.71 G) after two (2026-12-01).
+/// Until 2026-12-06 every node from 13 empties split after two, idle thread or not: on FFO
+/// #40-#49, 337 k splits, 97% of them made while the other thread was busy (their moves came
+/// back to the thread that split), and the other thread idle 6.3% of the search. Splitting
+/// only for an idle thread, from 9 empties first (two threads, 2026-12-06, docs/performance.md):
+/// - after one elder brother everywhere: 10 k splits, the other thread idle 1.6%, 421.8 M
+///   nodes against 415 M, median time ratio 0.917 (14 alternating runs); but FFO #55 took
+///   6.74 G nodes and 182.0 s against 5.67 G and 165.0 s, and FFO #53 0.93 and 1.09 G against
+///   0.91 G;
+/// - after two everywhere: 37 k splits, idle 4.2%, the same nodes, median time ratio 1.015
+///   (six runs);
+/// - two from 13, one below: 416.4 M nodes, median time ratio 0.946 (eight runs, six
+///   faster); FFO #55 5.68 G nodes in 149.4 s. Reverted: a split of 9 empties, below
+///   `CANCEL_CHECK_MIN`, cut short by a cancellation from above, left its node a partial best
+///   to store (a wrong score in CI).
+/// - the same from 10 empties (this, `SPLIT_MIN`): 415-418 M nodes, median time ratio 0.947
+///   (16 alternating runs, 12 faster); FFO #55 5.67 G nodes, 156.0 and 186.0 s against 165.4
+///   and 187.0 s.
+pub fn split_eldest(empties: u32) -> usize {
+    if empties >= 13 {
+        2
+    } else {
+        1
+    }
+}
 
 /// Below this many empties the deep search does not look for a cancellation.
 pub const CANCEL_CHECK_MIN: u32 = 10;

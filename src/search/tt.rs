@@ -579,10 +579,11 @@ const NEAR_MAX: usize = 4 << 20;
 /// it. With one shared near table, FFO #40-#49 on two threads spent a quarter of
 /// `deep_hinted`'s samples in a busy hour (a tenth in a quiet one, 1.4% on one thread) on the
 /// near store's `lock cmpxchg`; with one table each, that profile took 4.8% fewer CPU seconds
-/// (2026-12-05 night, docs/performance.md). The near nodes lie below the splits (`TT_MIN`
-/// < `SPLIT_MIN`), so a board stored there is looked for again mostly by the thread that
-/// searched it: only transpositions between two threads' subtrees of a split are no longer
-/// shared at 8-10 empties (FFO #40-#49 on two threads: 0.6% more nodes).
+/// (2026-12-05 night, docs/performance.md). A board stored there is looked for again mostly
+/// by the thread that searched it: only transpositions between two threads' subtrees of a
+/// split are no longer shared at 8-10 empties (FFO #40-#49 on two threads, when splits were
+/// made from 13 empties: 0.6% more nodes; since 2026-12-06 a node of 10 empties splits too,
+/// when a thread is idle).
 pub struct Tables {
     /// Nodes with at least `TT_MIN` empties.
     pub deep: TranspositionTable,
