@@ -160,24 +160,55 @@ fn one_and_two_threads_agree() {
     threads_agree(200, 14..=16, 1999);
 }
 
+/// Two threads searching one table through a crew, as a solver's pool does, beside a table
+/// of their own for the exact score of one thread.
+struct TwoThreads {
+    pool: rayon::ThreadPool,
+    crew: Crew,
+    plain: tt::Tables,
+    shared: tt::Tables,
+}
+
+impl TwoThreads {
+    fn new() -> TwoThreads {
+        TwoThreads {
+            pool: rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .expect("a pool of two threads"),
+            crew: Crew::new(2),
+            plain: tt::Tables::new(8).unwrap(),
+            shared: tt::Tables::new(8).unwrap(),
+        }
+    }
+
+    /// One thread's exact score of `board`, on a cleared table of its own.
+    fn exact(&self, board: Board) -> i32 {
+        self.plain.clear();
+        let stop = Cancel::root();
+        Search::<Othello>::new(&self.plain, &stop, u32::MAX).search(board, -64, 64)
+    }
+
+    /// The two threads' search of `board` in (`a`, `b`) on the shared table, splitting from
+    /// `split_min` empties, under `cancel`.
+    fn search(&self, cancel: &Cancel, split_min: u32, board: Board, a: i32, b: i32) -> i32 {
+        self.crew.start();
+        let mut s = Search::<Othello>::new(&self.shared, cancel, split_min).with_crew(&self.crew);
+        self.pool.install(|| s.search(board, a, b))
+    }
+}
+
 #[test]
 fn splits_for_an_idle_thread_keep_every_window_exact() {
     // A two-thread search splits only while a thread is idle; every split must leave the
     // crew's count of busy threads where it found it, and no split may change a fail-soft
     // result: each window's value is checked against one thread's exact score.
     let mut rng = Rng(2612);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("a pool of two threads");
-    let crew = Crew::new(2);
+    let two = TwoThreads::new();
     let stop = Cancel::root();
-    let plain = tt::Tables::new(8).unwrap();
-    let shared = tt::Tables::new(8).unwrap();
     for i in 0..40 {
         let p = random_position(&mut rng, 14 + (i % 4) as u32);
-        plain.clear();
-        let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(p.board, -64, 64);
+        let exact = two.exact(p.board);
         for (a, b) in [
             (-64, 64),
             (exact - 1, exact + 1),
@@ -188,21 +219,13 @@ fn splits_for_an_idle_thread_keep_every_window_exact() {
             if a >= b {
                 continue;
             }
-            shared.clear();
-            crew.start();
-            let mut s =
-                Search::<Othello>::new(&shared, &stop, thresholds::SPLIT_MIN).with_crew(&crew);
-            let v = pool.install(|| s.search(p.board, a, b));
+            two.shared.clear();
+            let v = two.search(&stop, thresholds::SPLIT_MIN, p.board, a, b);
             reference::check_fail_soft(v, exact, a, b, &format!("({a}, {b}) {:?}", p.board));
-            assert_eq!(
-                crew.busy(),
-                1,
-                "busy threads after the search of {:?}",
-                p.board
-            );
+            assert_eq!(two.crew.busy(), 1, "busy threads after {:?}", p.board);
         }
     }
-    assert!(crew.splits() > 1000, "{} splits", crew.splits());
+    assert!(two.crew.splits() > 1000, "{} splits", two.crew.splits());
 }
 
 #[test]
@@ -210,36 +233,23 @@ fn a_node_below_the_cancellation_checks_stores_only_whole_results() {
     // A node below `CANCEL_CHECK_MIN` empties never looks for a cancellation and stores its
     // result: it must search all its moves even when the search is cancelled, so none of them
     // may be a split (whose moves stop being handed out at a cancellation, leaving a partial
-    // best that is no bound). Each position is searched under a cancelled flag, then again
-    // under a live one with the same table: the second must be exact.
+    // best that is no bound). Each position is searched under a cancelled flag, asking for
+    // splits from every depth, then again under a live one with the same table: the second
+    // must be exact. (With `Search::new`'s floor on the split minimum removed, it fails.)
     let mut rng = Rng(1006);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("a pool of two threads");
-    let crew = Crew::new(2);
+    let two = TwoThreads::new();
     let live = Cancel::root();
     let cancelled = Cancel::root();
     cancelled.cancel();
-    let plain = tt::Tables::new(8).unwrap();
-    let shared = tt::Tables::new(8).unwrap();
+    let below = thresholds::CANCEL_CHECK_MIN - thresholds::SHALLOW_MAX - 1;
     for i in 0..300 {
-        let empties = thresholds::SHALLOW_MAX
-            + 1
-            + (i % (thresholds::CANCEL_CHECK_MIN - thresholds::SHALLOW_MAX - 1));
-        let p = random_position(&mut rng, empties);
-        plain.clear();
-        let exact = Search::<Othello>::new(&plain, &live, u32::MAX).search(p.board, -64, 64);
-        shared.clear();
-        for cancel in [&cancelled, &live] {
-            crew.start();
-            let mut s = Search::<Othello>::new(&shared, cancel, 0).with_crew(&crew);
-            let v = pool.install(|| s.search(p.board, -64, 64));
-            // What the cancelled search returns is dropped, as its callers drop it.
-            if !cancel.is_cancelled() {
-                assert_eq!(v, exact, "{:?} after a cancelled search", p.board);
-            }
-        }
+        let p = random_position(&mut rng, thresholds::SHALLOW_MAX + 1 + i % below);
+        let exact = two.exact(p.board);
+        two.shared.clear();
+        // What the cancelled search returns is dropped, as its callers drop it.
+        two.search(&cancelled, 0, p.board, -64, 64);
+        let v = two.search(&live, 0, p.board, -64, 64);
+        assert_eq!(v, exact, "{:?} after a cancelled search", p.board);
     }
 }
 
@@ -251,33 +261,21 @@ fn two_threads_keep_the_table_exact_across_windows() {
     // would be read by a later window and change its result; the last search of each position
     // is the whole window, checked against one thread's exact score.
     let mut rng = Rng(2706);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("a pool of two threads");
-    let crew = Crew::new(2);
+    let two = TwoThreads::new();
     let stop = Cancel::root();
-    let plain = tt::Tables::new(8).unwrap();
-    let shared = tt::Tables::new(8).unwrap();
     for i in 0..24 {
         let p = random_position(&mut rng, 15 + (i % 3) as u32);
-        plain.clear();
-        let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(p.board, -64, 64);
-        shared.clear();
+        let exact = two.exact(p.board);
+        two.shared.clear();
         for k in 0..12i32 {
             // Null and narrow windows around and away from the score: many cut, so many
             // splits are cancelled from above.
             let a = (exact - 13 + 2 * k).clamp(-64, 63);
             let b = (a + 1 + (k % 3)).min(64);
-            crew.start();
-            let mut s =
-                Search::<Othello>::new(&shared, &stop, thresholds::SPLIT_MIN).with_crew(&crew);
-            let v = pool.install(|| s.search(p.board, a, b));
+            let v = two.search(&stop, thresholds::SPLIT_MIN, p.board, a, b);
             reference::check_fail_soft(v, exact, a, b, &format!("({a}, {b}) {:?}", p.board));
         }
-        crew.start();
-        let mut s = Search::<Othello>::new(&shared, &stop, thresholds::SPLIT_MIN).with_crew(&crew);
-        let v = pool.install(|| s.search(p.board, -64, 64));
+        let v = two.search(&stop, thresholds::SPLIT_MIN, p.board, -64, 64);
         assert_eq!(v, exact, "{:?} after its windows", p.board);
     }
 }
