@@ -218,7 +218,6 @@ impl Solver {
     /// ([`SearchError::Memory`]; see [`crate::huge_pages::check_reserve`]).
     pub fn new(options: SolveOptions) -> Result<Solver, SearchError> {
         let (pool, threads) = thread_pool(options.threads)?;
-        stability::init();
         let memory = |source| SearchError::Memory {
             megabytes: options.hash_mb,
             source,

@@ -6,79 +6,73 @@
 //! discs are stable when each of their four lines is full or leads to a stable disc of the same
 //! colour or off the board.
 
-use std::sync::OnceLock;
-
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
 const ROW_1: u64 = 0xFF;
 const ROW_8: u64 = 0xFF00_0000_0000_0000;
 
-/// Stable discs of `line_player` on an 8-square edge line where `line_opponent` owns the other
-/// discs: computed by trying every placement, by either side, on every empty square, recursively.
-fn edge_stable(player: u8, opponent: u8, memo: &mut [Option<u8>]) -> u8 {
-    let idx = player as usize * 256 + opponent as usize;
-    if let Some(s) = memo[idx] {
-        return s;
-    }
-    let empty = !(player | opponent);
-    let mut stable = player;
-    for x in 0..8 {
-        if empty >> x & 1 == 0 {
-            continue;
-        }
-        // player places on x
-        let f = line_flips(player, opponent, x);
-        let (np, no) = (player | f | (1 << x), opponent & !f);
-        stable &= edge_stable(np, no, memo) & player;
-        // opponent places on x
-        let f = line_flips(opponent, player, x);
-        let (no, np) = (opponent | f | (1 << x), player & !f);
-        stable &= edge_stable(np, no, memo) & player;
-        if stable == 0 {
-            break;
-        }
-    }
-    memo[idx] = Some(stable);
-    stable
-}
-
 /// Discs of `opponent` flipped on a single line when `player` places on `x`.
-fn line_flips(player: u8, opponent: u8, x: u32) -> u8 {
+const fn line_flips(player: u8, opponent: u8, x: u32) -> u8 {
     let mut flipped = 0u8;
-    for step in [1i32, -1] {
+    let mut dir = 0;
+    while dir < 2 {
+        let step: i32 = if dir == 0 { 1 } else { -1 };
         let mut run = 0u8;
         let mut i = x as i32 + step;
-        while (0..8).contains(&i) && opponent >> i & 1 != 0 {
+        while i >= 0 && i < 8 && opponent >> i & 1 != 0 {
             run |= 1 << i;
             i += step;
         }
-        if (0..8).contains(&i) && player >> i & 1 != 0 {
+        if i >= 0 && i < 8 && player >> i & 1 != 0 {
             flipped |= run;
         }
+        dir += 1;
     }
     flipped
 }
 
-/// `EDGE[player * 256 + opponent]`: stable player discs on an edge line.
-fn edge_table() -> &'static [u8] {
-    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut memo = vec![None; 65536];
-        let mut table = vec![0u8; 65536];
-        for p in 0..256usize {
-            for o in 0..256usize {
-                if p & o == 0 {
-                    table[p * 256 + o] = edge_stable(p as u8, o as u8, &mut memo);
-                }
-            }
-        }
-        table
-    })
-}
+/// `EDGE[player * 256 + opponent]`: the stable discs of `player` on an 8-square edge line where
+/// `opponent` owns the other discs: those that no placement, by either side, on any empty
+/// square of the line, nor any sequence of them, flips. Built at compile time (no first use
+/// to wait for, no bounds check on a look-up), the lines with more discs first: a placement
+/// only adds a disc, so a line's continuations come before it (the filled squares of a line
+/// are a proper superset, a larger number, of its own).
+static EDGE: [u8; 65536] = edge_table();
 
-/// Forces the edge table to be built (so the first search does not pay for it).
-pub fn init() {
-    edge_table();
+const fn edge_table() -> [u8; 65536] {
+    let mut table = [0u8; 65536];
+    let mut filled = 256;
+    while filled > 0 {
+        filled -= 1;
+        let empty = !filled as u8;
+        // Every split of the filled squares between the two sides: `player` runs over the
+        // subsets of `filled`.
+        let mut player = filled;
+        loop {
+            let opponent = filled & !player;
+            let (p, o) = (player as u8, opponent as u8);
+            let mut stable = p;
+            let mut x = 0;
+            while x < 8 && stable != 0 {
+                if empty >> x & 1 == 1 {
+                    // The player places on x; or the opponent does.
+                    let f = line_flips(p, o, x);
+                    let (np, no) = (p | f | (1 << x), o & !f);
+                    stable &= table[np as usize * 256 + no as usize];
+                    let f = line_flips(o, p, x);
+                    let (no, np) = (o | f | (1 << x), p & !f);
+                    stable &= table[np as usize * 256 + no as usize];
+                }
+                x += 1;
+            }
+            table[player * 256 + opponent] = stable;
+            if player == 0 {
+                break;
+            }
+            player = (player - 1) & filled;
+        }
+    }
+    table
 }
 
 /// Column a as a byte (row k on bit k).
@@ -99,8 +93,7 @@ fn byte_to_column(x: u8, col: u32) -> u64 {
 /// Stable discs on the four edges.
 #[inline]
 fn edges_stable(player: u64, opponent: u64) -> u64 {
-    let t = edge_table();
-    let look = |p: u8, o: u8| t[p as usize * 256 + o as usize];
+    let look = |p: u8, o: u8| EDGE[p as usize * 256 + o as usize];
     let top = look(player as u8, opponent as u8) as u64;
     let bottom = (look((player >> 56) as u8, (opponent >> 56) as u8) as u64) << 56;
     let left = byte_to_column(
@@ -248,6 +241,54 @@ mod tests {
         assert_eq!(v, !FILE_A);
         assert_eq!(d, !0x8040_2010_0804_0201);
         assert_eq!(a, !1);
+    }
+
+    /// Stable discs of `player` on an edge line by plain recursion over every placement
+    /// sequence (either side, any empty square): what the compile-time table must hold.
+    fn edge_stable_reference(player: u8, opponent: u8) -> u8 {
+        let mut stable = player;
+        for x in 0..8 {
+            if (player | opponent) >> x & 1 == 1 {
+                continue;
+            }
+            let f = line_flips(player, opponent, x);
+            stable &= edge_stable_reference(player | f | (1 << x), opponent & !f);
+            let f = line_flips(opponent, player, x);
+            stable &= edge_stable_reference(player & !f, opponent | f | (1 << x));
+            if stable == 0 {
+                break;
+            }
+        }
+        stable
+    }
+
+    #[test]
+    fn the_edge_table_holds_what_every_placement_sequence_leaves() {
+        let mut rng = Rng(808);
+        let mut checked = 0;
+        // Every line with at most three empties, one in eight with four or five (the
+        // recursion grows as the factorial of the empties).
+        for p in 0..256u32 {
+            for o in 0..256u32 {
+                let empties = 8 - (p | o).count_ones();
+                if p & o != 0 || empties > 5 || (empties > 3 && rng.below(8) != 0) {
+                    continue;
+                }
+                let (p, o) = (p as u8, o as u8);
+                assert_eq!(
+                    EDGE[p as usize * 256 + o as usize],
+                    edge_stable_reference(p, o),
+                    "player {p:08b} opponent {o:08b}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 2000, "{checked} lines");
+        // A full line is stable, a lone disc beside an empty corner is not, a corner (player
+        // 0b0000_0001) is.
+        assert_eq!(EDGE[0b1111_0000 * 256 + 0b0000_1111], 0b1111_0000);
+        assert_eq!(EDGE[0b0000_0010 * 256], 0);
+        assert_eq!(EDGE[256], 0b0000_0001);
     }
 
     #[test]
