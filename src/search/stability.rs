@@ -2,9 +2,9 @@
 //! (the opponent's stable discs are lost to the side to move for good), which lets the search
 //! cut a node before generating a single move.
 //!
-//! Edge stability comes from a table built once by exhaustive search of each edge line; inner
-//! discs are stable when each of their four lines is full or leads to a stable disc of the same
-//! colour or off the board.
+//! Edge stability comes from a table built at compile time by exhaustive search of each edge
+//! line (`EDGE`); inner discs are stable when each of their four lines is full or leads to a
+//! stable disc of the same colour or off the board.
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
