@@ -33,6 +33,89 @@ pub const SQUARE_CLASSES: [u64; 6] = [
     X_SQUARES,
 ];
 
+/// The squares in class order: those of each class of [`SQUARE_CLASSES`] in turn, each class in
+/// square order (`CLASS_ORDER[rank]` is a square).
+static CLASS_ORDER: [u8; 64] = class_order();
+
+const fn class_order() -> [u8; 64] {
+    let mut order = [0u8; 64];
+    let (mut rank, mut c) = (0, 0);
+    while c < SQUARE_CLASSES.len() {
+        let mut sq = 0;
+        while sq < 64 {
+            if SQUARE_CLASSES[c] >> sq & 1 == 1 {
+                order[rank] = sq as u8;
+                rank += 1;
+            }
+            sq += 1;
+        }
+        c += 1;
+    }
+    order
+}
+
+/// Where each class of [`SQUARE_CLASSES`] starts in [`CLASS_ORDER`].
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+const CLASS_START: [u32; SQUARE_CLASSES.len()] = {
+    let mut start = [0u32; SQUARE_CLASSES.len()];
+    let mut c = 1;
+    while c < SQUARE_CLASSES.len() {
+        start[c] = start[c - 1] + SQUARE_CLASSES[c - 1].count_ones();
+        c += 1;
+    }
+    start
+};
+
+/// The squares of a set in class order (see [`SQUARE_CLASSES`]), as [`Bits`] gives them in
+/// square order: the set is first moved bit by bit to the squares' ranks in that order, so
+/// that one loop reads them, where a loop per class mispredicted its exits. For the shallow
+/// layer's list of empties and the evaluation search's last ply (2026-12-06, FFO #40-#49, one
+/// thread, the same 398,925,814 nodes): callgrind's simulated mispredictions on FFO #40-#44
+/// 105.1 M -> 98.9 M for 0.1% more instructions; A B B A rounds against a loop per class,
+/// median time ratios 0.978 (eight rounds, the empties alone) and 0.989 (six, both).
+#[derive(Clone, Copy, Debug)]
+pub struct ClassOrder(u64);
+
+impl ClassOrder {
+    /// The squares of `squares` in class order.
+    #[inline(always)]
+    pub fn new(squares: u64) -> ClassOrder {
+        // One `pext` per class where the build has BMI2 (no branch), else one bit per square.
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        let ranks = SQUARE_CLASSES
+            .iter()
+            .zip(CLASS_START)
+            .fold(0, |r, (&class, start)| {
+                r | crate::cpu::pext_bmi2(squares, class) << start
+            });
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+        let ranks = ClassOrder::ranks_portable(squares);
+        ClassOrder(ranks)
+    }
+
+    /// The ranks of `squares` in class order, in plain integer code: the portable twin of the
+    /// `pext` path, which the tests compare it against.
+    #[inline]
+    pub fn ranks_portable(squares: u64) -> u64 {
+        (0..64).fold(0, |r, rank| {
+            r | ((squares >> CLASS_ORDER[rank]) & 1) << rank
+        })
+    }
+}
+
+impl Iterator for ClassOrder {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let rank = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(CLASS_ORDER[rank & 63] as usize)
+    }
+}
+
 /// A square of the board, 0 (a1) to 63 (h8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);
@@ -446,6 +529,30 @@ pub(crate) mod tests {
         assert_eq!(SQUARE_CLASSES[0], CORNERS);
         assert_eq!(SQUARE_CLASSES[5], X_SQUARES);
         assert_eq!(SQUARE_CLASSES.map(u64::count_ones), [4, 8, 8, 32, 8, 4]);
+    }
+
+    #[test]
+    fn class_order_gives_each_class_in_turn_in_square_order() {
+        let mut rng = crate::board::random::Rng(27);
+        for i in 0..20_000 {
+            let squares = match i % 3 {
+                0 => rng.next_u64(),
+                1 => rng.next_u64() & rng.next_u64() & rng.next_u64(),
+                _ => 1u64 << rng.below(64) | 1u64 << rng.below(64),
+            };
+            let expected: Vec<usize> = SQUARE_CLASSES
+                .iter()
+                .flat_map(|&class| Bits(squares & class))
+                .collect();
+            assert_eq!(ClassOrder::new(squares).collect::<Vec<_>>(), expected);
+            let ranks = ClassOrder::ranks_portable(squares);
+            assert_eq!(ClassOrder(ranks).collect::<Vec<_>>(), expected);
+            assert_eq!(ClassOrder::new(squares).0, ranks, "{squares:#x}");
+        }
+        assert_eq!(ClassOrder::new(0).next(), None);
+        assert_eq!(ClassOrder::new(u64::MAX).count(), 64);
+        // a1 (a corner) before b1 (a C square) before c1, though b1 and c1 come first by square.
+        assert_eq!(ClassOrder::new(0b111).collect::<Vec<_>>(), [0, 2, 1]);
     }
 
     #[test]

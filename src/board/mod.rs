@@ -18,8 +18,8 @@ pub mod random;
 pub mod rules;
 
 pub use bitboard::{
-    flip_diagonal, flip_horizontal, flip_vertical, symmetry, BadSquare, Bits, Board, Color, Square,
-    CORNERS, C_SQUARES, MAX_MOVES, SQUARE_CLASSES, X_SQUARES,
+    flip_diagonal, flip_horizontal, flip_vertical, symmetry, BadSquare, Bits, Board, ClassOrder,
+    Color, Square, CORNERS, C_SQUARES, MAX_MOVES, SQUARE_CLASSES, X_SQUARES,
 };
 pub use flip::{flips, flips_portable};
 pub use last_flip::{last_flip_count, LastLines};

@@ -4,7 +4,7 @@
 //! training labels of `learn` use it too. It knows boards and the evaluation, nothing else of
 //! the solver.
 
-use crate::board::{flips, legal_moves, Bits, Board, CORNERS, MAX_MOVES, SQUARE_CLASSES};
+use crate::board::{flips, legal_moves, Bits, Board, ClassOrder, CORNERS, MAX_MOVES};
 use crate::eval::patterns::instance_indices16;
 use crate::eval::{evaluate_moves, evaluate_played, Weights, SCALE};
 
@@ -71,7 +71,7 @@ pub fn search_moves(
         // #40-#49 but 5% slower: every move's flips and replies come before the first cutoff.)
         let swapped = instance_indices16(opponent, player);
         let set = weights.set(63 - (player | opponent).count_ones());
-        for sq in SQUARE_CLASSES.iter().flat_map(|&class| Bits(moves & class)) {
+        for sq in ClassOrder::new(moves) {
             let f = flips(player, opponent, sq);
             let (p, o) = (opponent ^ f, player ^ f ^ (1u64 << sq));
             let r = legal_moves(p, o);

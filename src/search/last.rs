@@ -15,7 +15,7 @@ use super::node::{stability_cutoff, stability_cutoff_from, Search, NO_SCORE};
 use super::ordering::SQUARE_CLASSES;
 use super::thresholds::{REPLIES_ORDER_MIN, SHALLOW_MAX, STABILITY_MIN};
 use crate::board::rules::{GameRules, Scoring};
-use crate::board::{flips, legal_moves, Bits, Board, LastLines};
+use crate::board::{flips, legal_moves, Bits, Board, ClassOrder, LastLines};
 
 /// The legal moves of a shallow node not yet generated: every square may be one.
 const UNKNOWN: u64 = u64::MAX;
@@ -644,13 +644,11 @@ impl<R: GameRules> Search<'_, R> {
         let mut list = Empties { sq: 0, quad: 0 };
         let mut parity = 0u8;
         let mut shift = 0;
-        for class in SQUARE_CLASSES {
-            for x in Bits(empty & class) {
-                list.sq |= (x as u64) << shift;
-                list.quad |= (QUADRANT_BIT[x] as u64) << shift;
-                shift += 8;
-                parity ^= QUADRANT_BIT[x];
-            }
+        for x in ClassOrder::new(empty) {
+            list.sq |= (x as u64) << shift;
+            list.quad |= (QUADRANT_BIT[x & 63] as u64) << shift;
+            shift += 8;
+            parity ^= QUADRANT_BIT[x & 63];
         }
         let known = KnownStable::NONE;
         self.shallow(
