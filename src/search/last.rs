@@ -132,6 +132,20 @@ impl Empties {
         }
     }
 
+    /// Bit `i` set when the `i`-th square is in `set`, without a branch. (Below
+    /// `REPLIES_ORDER_MIN` the legal squares are walked from it rather than tested in the walk;
+    /// FFO #40-#49, one thread, the same nodes, six pairs side by side, median time ratio 0.990,
+    /// five faster. Above it, and at four empties, the tests in the walk were as fast or
+    /// faster: the CPU predicts them well enough to start the first move's flips at once.)
+    #[inline(always)]
+    fn indices_in(self, set: u64) -> usize {
+        let mut m = 0;
+        for i in 0..8 {
+            m |= ((set >> ((self.sq >> (8 * i)) & 63)) & 1) << i;
+        }
+        m as usize & ((1 << self.len()) - 1)
+    }
+
     /// Bit `i` set when the `i`-th square lies in a quadrant of odd parity (`parity`, 4 bits).
     #[inline(always)]
     fn odd(self, parity: u8) -> usize {
@@ -774,13 +788,10 @@ impl<R: GameRules> Search<'_, R> {
         let odd = list.odd(parity) as u32;
         let all = (1u32 << n) - 1;
         let mut best = NO_SCORE;
-        for group in [odd, all & !odd] {
+        let playable = list.indices_in(legal) as u32;
+        for group in [odd & playable, all & !odd & playable] {
             for i in Bits(group as u64) {
                 let x = list.get(i);
-                // A known illegal square costs no flips.
-                if legal >> x & 1 == 0 {
-                    continue;
-                }
                 let f = flips(player, opponent, x);
                 let v = -self.shallow_child(
                     opponent ^ f,
@@ -1008,6 +1019,10 @@ mod tests {
                 m | (((parity & QUADRANT_BIT[squares[i]] != 0) as usize) << i)
             });
             assert_eq!(list.odd(parity), odd, "{squares:?} {parity:#x}");
+            // a1 (square 0) in the set tells the empty bytes past the list from a1 itself.
+            let set = rng.next_u64() | (rng.next_u64() & 1);
+            let inside = (0..n).fold(0, |m, i| m | (((set >> squares[i]) & 1) as usize) << i);
+            assert_eq!(list.indices_in(set), inside, "{squares:?} {set:#x}");
             let i = rng.below(n);
             let rest = list.without(i);
             let mut expected = squares.clone();
