@@ -1033,6 +1033,56 @@ mod tests {
                 .all(|i| a.0[i].load(Ordering::Relaxed) == b.0[i].load(Ordering::Relaxed))));
     }
 
+    /// The version word of a line (a sequence lock): while it is odd (another thread's write
+    /// under way) neither table returns what the line holds nor writes into it, and a line
+    /// whose version moved between a probe's two reads of it is not taken. Fails if a probe
+    /// skipped the check (it would return the half-written words) or a store skipped the
+    /// lock (it would write the line under the other writer).
+    #[test]
+    fn a_line_being_written_is_neither_read_nor_written() {
+        let b = Board::start();
+        let other = b.pass();
+        let near = NearTable::new(1 << 16).unwrap();
+        near.store(&b, 7, -10, 10, 4, 20);
+        let line = &near.lines[7 & near.mask].0;
+        let even = line[VERSION].load(Ordering::Relaxed);
+        assert_eq!(even % 2, 0);
+        line[VERSION].store(even + 1, Ordering::Relaxed);
+        assert_eq!(near.probe(&b, 7), None);
+        near.store(&other, 7, 0, 1, 30, 5);
+        let words: Vec<u64> = line.iter().map(|w| w.load(Ordering::Relaxed)).collect();
+        line[VERSION].store(even, Ordering::Relaxed);
+        assert_eq!(near.probe(&b, 7), Some((4, 4, 20)));
+        assert_eq!(near.probe(&other, 7), None, "stored under another writer");
+        assert_eq!(words[VERSION], even + 1);
+        // A probe whose second read of the version finds another: not taken.
+        let version = line[VERSION].load(Ordering::Relaxed);
+        assert!(unchanged_since(line, version));
+        line[VERSION].store(version + 2, Ordering::Relaxed);
+        assert!(!unchanged_since(line, version));
+        assert!(!unchanged_since(line, version + 1));
+
+        let tt = TranspositionTable::new(1).unwrap();
+        let h = b.hash();
+        tt.store(&b, h, 60, -10, 10, 4, 20, EXACT);
+        let line = &tt.line(h).0;
+        let even = line[VERSION].load(Ordering::Relaxed);
+        assert_eq!(even % 2, 0);
+        line[VERSION].store(even + 1, Ordering::Relaxed);
+        assert!(tt.probe(&b, h).is_none());
+        tt.store(&b, h, 60, -10, 10, -6, 21, EXACT);
+        line[VERSION].store(even, Ordering::Relaxed);
+        let e = tt.probe(&b, h).unwrap();
+        assert_eq!(
+            (e.lower, e.upper, e.best),
+            (4, 4, 20),
+            "stored under another writer"
+        );
+        // The lock taken and released by a store: the next even version.
+        tt.store(&b, h, 60, -10, 10, 4, 22, EXACT);
+        assert_eq!(line[VERSION].load(Ordering::Relaxed), even + 2);
+    }
+
     #[test]
     fn exact_bounds_replace_selective_ones_and_never_the_reverse() {
         let tt = TranspositionTable::new(1).unwrap();
