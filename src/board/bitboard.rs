@@ -54,6 +54,18 @@ const fn class_order() -> [u8; 64] {
     order
 }
 
+/// The rank of each square in class order (the inverse of [`CLASS_ORDER`]).
+static CLASS_RANK: [u8; 64] = {
+    let order = class_order();
+    let mut rank = [0u8; 64];
+    let mut r = 0;
+    while r < 64 {
+        rank[order[r] as usize] = r as u8;
+        r += 1;
+    }
+    rank
+};
+
 /// Where each class of [`SQUARE_CLASSES`] starts in [`CLASS_ORDER`].
 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 const CLASS_START: [u32; SQUARE_CLASSES.len()] = {
@@ -94,12 +106,12 @@ impl ClassOrder {
     }
 
     /// The ranks of `squares` in class order, in plain integer code: the portable twin of the
-    /// `pext` path, which the tests compare it against.
+    /// `pext` path, which the tests compare it against (and the path of builds without BMI2,
+    /// the Python package's among them: one step per square of the set, not per square of the
+    /// board).
     #[inline]
     pub fn ranks_portable(squares: u64) -> u64 {
-        (0..64).fold(0, |r, rank| {
-            r | ((squares >> CLASS_ORDER[rank]) & 1) << rank
-        })
+        Bits(squares).fold(0, |r, sq| r | 1 << CLASS_RANK[sq & 63])
     }
 }
 
