@@ -12,7 +12,8 @@ use super::node::{Cancel, Crew, Move, Search, Selectivity};
 use super::progress::{Progress, Reporter, Stage, Turn};
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
 use super::thresholds::{
-    next_selective_margin, ASPIRATION_MIN, NULL_WINDOW_STEPS, SELECTIVE_MARGINS, SELECTIVE_MIN,
+    next_selective_margin, ASPIRATION_MIN, NULL_WINDOW_STEPS, PARALLEL_MIN, SELECTIVE_MARGINS,
+    SELECTIVE_MIN,
 };
 use super::tt::{Tables, NO_MOVE};
 use crate::board::rules::GameRules;
@@ -118,7 +119,8 @@ impl Attempt<'_> {
     }
 
     /// Runs `f` with a search of this call, in the thread pool when a search of `board` may
-    /// split across threads (handing a small search to the pool costs more than it); adds its
+    /// split across threads, from [`PARALLEL_MIN`] empties (handing a small search to the
+    /// pool costs more than it: below, it runs on the calling thread without splits); adds its
     /// nodes and says whether it finished (`None` when it was stopped: its value is then
     /// meaningless).
     fn run<R: GameRules, T: Send>(
@@ -170,7 +172,7 @@ impl Attempt<'_> {
         board: Board,
         f: impl FnOnce(&mut Search<'_, R>) -> T + Send,
     ) -> (Option<T>, u64) {
-        let go = || {
+        let go = |split_min: u32| {
             crew.start();
             let mut search = Search::<R>::new(tt, cancel, split_min).with_crew(crew);
             let result = f(&mut search);
@@ -180,10 +182,10 @@ impl Attempt<'_> {
             search.charge_rest();
             (result, search.nodes, finished)
         };
-        let (result, nodes, finished) = if board.empties() >= split_min {
-            pool.install(go)
+        let (result, nodes, finished) = if board.empties() >= split_min.max(PARALLEL_MIN) {
+            pool.install(|| go(split_min))
         } else {
-            go()
+            go(u32::MAX)
         };
         (finished.then_some(result), nodes)
     }

@@ -1043,3 +1043,28 @@ fn a_pass_added_as_the_guess_moves_leaves_the_score_exact() {
     };
     assert!(["h5", "e7"].contains(&best.to_string().as_str()), "{best}");
 }
+
+#[test]
+fn searches_below_the_parallel_minimum_stay_on_one_thread() {
+    // Below `PARALLEL_MIN` empties a solver of two threads searches on the calling thread
+    // alone: not one split, and the score of one thread. From `PARALLEL_MIN` up it splits.
+    let mut rng = Rng(1207);
+    let mut two = solver(2, 16);
+    let mut one = solver(1, 16);
+    for i in 0..8 {
+        let p = random_position(&mut rng, thresholds::PARALLEL_MIN - 1 - (i % 2) as u32);
+        let (a, b) = (two.solve(&p).unwrap(), one.solve(&p).unwrap());
+        assert_eq!(a.score, b.score, "{:?}", p.board);
+    }
+    assert_eq!(two.crew.splits(), 0);
+    for _ in 0..4 {
+        let p = random_position(&mut rng, thresholds::PARALLEL_MIN + 4);
+        let (a, b) = (two.solve(&p).unwrap(), one.solve(&p).unwrap());
+        assert_eq!(a.score, b.score, "{:?}", p.board);
+    }
+    assert!(
+        two.crew.splits() > 0,
+        "no split from {} empties",
+        thresholds::PARALLEL_MIN + 4
+    );
+}
