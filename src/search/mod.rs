@@ -142,7 +142,7 @@ impl StopHandle {
 /// stopped stores nothing it did not prove, so a stop never spoils the next search).
 pub struct Solver {
     tt: Tables,
-    pool: rayon::ThreadPool,
+    pool: Arc<rayon::ThreadPool>,
     /// The pool's threads as the splits count them.
     crew: Crew,
     threads: usize,
@@ -228,7 +228,7 @@ impl Solver {
         crate::huge_pages::check_reserve(threads).map_err(memory)?;
         Ok(Solver {
             tt,
-            pool,
+            pool: Arc::new(pool),
             crew: Crew::new(threads),
             threads,
             limits: Limits::NONE,
@@ -288,6 +288,26 @@ impl Solver {
     /// of that memory, which a search otherwise pays as it goes).
     pub fn prepare(&mut self, empties: u32) {
         self.tt.prepare(empties);
+    }
+
+    /// Runs `f` (one call of the solver: every search it makes) on a thread of the pool when
+    /// the solver has more than one, so that its searches start on that thread: those of
+    /// [`PARALLEL_MIN`](thresholds::PARALLEL_MIN) empties and more split from there, the smaller ones (the root's
+    /// ordering, the principal variation's end) stay there alone, and no search is handed
+    /// from the calling thread to the pool and back (each hand-over woke a sleeping thread
+    /// and left the caches and near table of the thread before). Two threads, 40 positions
+    /// of `gen --policy self-play --seed 7` each, `bench --repeat 5` (2026-12-07, two runs
+    /// each, against one hand-over per search): 16 empties 0.273 and 0.253 s against 0.299
+    /// and 0.272 s, 17 empties 0.422 and 0.425 s against 0.496 and 0.493 s, 18 empties
+    /// (`--repeat 3`) 0.743 and 0.756 s against 0.853 and 0.814 s; FFO #40-#49 the same (six
+    /// rounds, median ratio 0.994).
+    fn on_pool<T: Send>(&mut self, f: impl FnOnce(&mut Solver) -> T + Send) -> T {
+        if self.threads > 1 {
+            let pool = Arc::clone(&self.pool);
+            pool.install(|| f(self))
+        } else {
+            f(self)
+        }
     }
 
     fn split_min(&self) -> u32 {
@@ -398,7 +418,7 @@ impl Solver {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn check_feasible(&mut self, position: &Position) -> Result<(), TooManyEmpties> {
-        by_rules!(self.check_feasible_in, position)
+        self.on_pool(|solver| by_rules!(solver.check_feasible_in, position))
     }
 
     /// The refusal of the solving methods: [`Solver::check_feasible`] unless `force`.
@@ -464,7 +484,7 @@ impl Solver {
     /// ```
     pub fn solve(&mut self, position: &Position) -> Result<Solution, SolveError> {
         self.refuse(position)?;
-        let result = by_rules!(self.solve_in, position, position);
+        let result = self.on_pool(|solver| by_rules!(solver.solve_in, position, position));
         match &result {
             Ok(s) => self.report_end(s.nodes, (s.score, s.score), Some(s.best_move), None),
             Err(unfinished) => self.report_stop(unfinished),
@@ -556,7 +576,7 @@ impl Solver {
         position: &Position,
     ) -> Result<(Vec<MoveScore>, u64), SolveError> {
         self.refuse(position)?;
-        let result = by_rules!(self.score_moves_in, position);
+        let result = self.on_pool(|solver| by_rules!(solver.score_moves_in, position));
         match &result {
             Ok((moves, nodes)) => {
                 let best = moves.first().map(|m| (m.score, m.mv));
@@ -652,7 +672,7 @@ impl Solver {
         position: &Position,
     ) -> Result<(i32, Vec<Option<Square>>, u64), SolveError> {
         self.refuse(position)?;
-        let result = by_rules!(self.best_moves_in, position);
+        let result = self.on_pool(|solver| by_rules!(solver.best_moves_in, position));
         match &result {
             Ok((score, moves, nodes)) => {
                 let best = moves
@@ -730,7 +750,7 @@ impl Solver {
     /// ```
     pub fn score(&mut self, position: &Position) -> Result<(i32, u64), SolveError> {
         self.refuse(position)?;
-        let result = by_rules!(self.score_in, position);
+        let result = self.on_pool(|solver| by_rules!(solver.score_in, position));
         match &result {
             Ok((score, nodes)) => self.report_end(*nodes, (*score, *score), None, None),
             Err(unfinished) => self.report_stop(unfinished),

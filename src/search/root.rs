@@ -119,10 +119,10 @@ impl Attempt<'_> {
     }
 
     /// Runs `f` with a search of this call, in the thread pool when a search of `board` may
-    /// split across threads, from [`PARALLEL_MIN`] empties (handing a small search to the
-    /// pool costs more than it: below, it runs on the calling thread without splits); adds its
-    /// nodes and says whether it finished (`None` when it was stopped: its value is then
-    /// meaningless).
+    /// split across threads, from [`PARALLEL_MIN`] empties (below, on this thread without
+    /// splits); the solver's calls already run on a thread of the pool, so this is no
+    /// hand-over (`Solver::on_pool`). Adds its nodes and says whether it finished (`None`
+    /// when it was stopped: its value is then meaningless).
     fn run<R: GameRules, T: Send>(
         &mut self,
         board: Board,

@@ -1046,7 +1046,7 @@ fn a_pass_added_as_the_guess_moves_leaves_the_score_exact() {
 
 #[test]
 fn searches_below_the_parallel_minimum_stay_on_one_thread() {
-    // Below `PARALLEL_MIN` empties a solver of two threads searches on the calling thread
+    // Below `PARALLEL_MIN` empties a solver of two threads searches on one thread
     // alone: not one split, and the score of one thread. From `PARALLEL_MIN` up it splits.
     let mut rng = Rng(1207);
     let mut two = solver(2, 16);
@@ -1067,4 +1067,43 @@ fn searches_below_the_parallel_minimum_stay_on_one_thread() {
         "no split from {} empties",
         thresholds::PARALLEL_MIN + 4
     );
+}
+
+#[test]
+fn a_call_on_two_threads_searches_on_a_thread_of_the_pool() {
+    // Each call of a solver of two threads runs on a thread of its pool (no search is handed
+    // over from the calling thread), so the events sent while it searches come from a pool
+    // thread, whatever the size; on one thread there is no pool and they come from the caller.
+    let mut rng = Rng(4406);
+    let positions = [14, 15, 20].map(|empties| random_position(&mut rng, empties));
+    for threads in [1, 2] {
+        let threads_seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let record = Arc::clone(&threads_seen);
+        let mut s = Solver::new(SolveOptions {
+            threads,
+            hash_mb: 8,
+            wld: false,
+            force: false,
+            progress: Some(ProgressFn::new(move |event: &Progress| {
+                if !matches!(event.stage, Stage::Finished | Stage::Stopped(_)) {
+                    record.lock().unwrap().push(rayon::current_thread_index());
+                }
+            })),
+        })
+        .unwrap();
+        for p in &positions {
+            let sol = s.solve(p).unwrap();
+            assert_eq!(
+                sol.score,
+                solver(1, 8).solve(p).unwrap().score,
+                "{:?}",
+                p.board
+            );
+        }
+        let seen = threads_seen.lock().unwrap();
+        assert!(seen.len() >= positions.len(), "{} events", seen.len());
+        let on_pool = seen.iter().filter(|index| index.is_some()).count();
+        let expected = if threads == 1 { 0 } else { seen.len() };
+        assert_eq!(on_pool, expected, "{threads} threads: {seen:?}");
+    }
 }

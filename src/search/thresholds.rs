@@ -13,13 +13,17 @@ pub const SPLIT_MIN: u32 = 10;
 // cancellation, would store a partial best (`Search::new` raises any split minimum to it).
 const _: () = assert!(SPLIT_MIN >= CANCEL_CHECK_MIN);
 
-/// A search whose root has fewer empties runs on the calling thread alone, without splits:
-/// handing it to the pool and waking a thread for its splits costs more than the second thread
-/// gives back. Positions from `osolve gen --policy self-play --seed 7`, 40 of each size,
-/// `bench --repeat 5`, one thread against two (2026-12-07, before this rule): 14 empties
-/// 0.071-0.072 s against 0.088-0.092 s, 15 empties 0.125-0.126 s against 0.138 s, 16 empties
-/// 0.327-0.334 s against 0.267-0.268 s; FFO #1-#19 (14-16 empties) 0.0421 s against
-/// 0.0465-0.0533 s.
+/// A search whose root has fewer empties runs alone on the thread of the solver's call,
+/// without splits: waking the other thread for its splits costs more than that thread gives
+/// back. Positions from `osolve gen --policy self-play --seed 7`, 40 of each size, `bench
+/// --repeat 5`, two threads. First measured while each search was handed to the pool (one
+/// thread against two, 2026-12-07): 14 empties 0.071-0.072 s against 0.088-0.092 s, 15
+/// empties 0.125-0.126 s against 0.138 s, 16 empties 0.327-0.334 s against 0.267-0.268 s;
+/// FFO #1-#19 (14-16 empties) 0.0421 s against 0.0465-0.0533 s. Again once every call ran on
+/// a thread of the pool (`Solver::on_pool`, no hand-over left), two runs each: from 14
+/// empties, the 14-empty set 0.0708 and 0.0738 s and the 15-empty set 0.128 and 0.130 s; from
+/// 16, 0.0715 and 0.0692 s, 0.130 and 0.128 s; from 17, the 16-empty set 0.347 and 0.338 s
+/// against 0.249 and 0.251 s from 16.
 pub const PARALLEL_MIN: u32 = 16;
 
 /// Depth of the evaluation search that orders the root moves.
