@@ -12,7 +12,7 @@ use super::node::{Cancel, Crew, Move, Search, Selectivity};
 use super::progress::{Progress, Reporter, Stage, Turn};
 use super::result::{Bounds, MoveScore, StopReason, Unfinished};
 use super::thresholds::{
-    next_selective_margin, ASPIRATION_MIN, NULL_WINDOW_STEPS, PARALLEL_MIN, SELECTIVE_MARGINS,
+    aspiration_steps, next_selective_margin, ASPIRATION_MIN, PARALLEL_MIN, SELECTIVE_MARGINS,
     SELECTIVE_MIN,
 };
 use super::tt::{Tables, NO_MOVE};
@@ -333,13 +333,27 @@ impl Attempt<'_> {
         window: (i32, i32),
         bounds: &mut (i32, i32),
     ) -> Option<u8> {
-        let (mut alpha, mut beta) = window;
-        let board = R::board(&state);
         // The aspiration probe centres on the selective searches' guess (a draw without them).
-        let guess = self
-            .selective::<R>(state, alpha, beta)?
-            .clamp(alpha + 1, beta - 1);
-        if beta - alpha > 2 && board.empties() >= ASPIRATION_MIN {
+        let guess = self.selective::<R>(state, window.0, window.1)?;
+        let empties = R::board(&state).empties();
+        let centre = (empties >= ASPIRATION_MIN).then_some(guess);
+        self.root_around::<R>(state, window, centre, aspiration_steps(empties), bounds)
+    }
+
+    /// [`Attempt::root`] once the guess is made: with a `guess`, a probe of the window around
+    /// it, at most `steps` null-window steps from the side it failed on and a search of what
+    /// is left between the bounds; without one, a search of the whole window.
+    pub(super) fn root_around<R: GameRules>(
+        &mut self,
+        state: R::State,
+        window: (i32, i32),
+        guess: Option<i32>,
+        steps: usize,
+        bounds: &mut (i32, i32),
+    ) -> Option<u8> {
+        let (mut alpha, mut beta) = window;
+        if let Some(guess) = guess.filter(|_| beta - alpha > 2) {
+            let guess = guess.clamp(alpha + 1, beta - 1);
             // Aspiration: a cheap probe of the window around the guess first; the exact search
             // then only has to cover the side of it the probe proved.
             self.report_window(guess - 1, guess + 1);
@@ -355,7 +369,8 @@ impl Attempt<'_> {
                 bounds.1 = bounds.1.min(v);
             }
             self.report_bounds(*bounds, (v > guess).then_some(best));
-            if let Some(best) = self.null_window_steps::<R>(state, v > guess, best, bounds)? {
+            let rising = v > guess;
+            if let Some(best) = self.null_window_steps::<R>(state, rising, best, steps, bounds)? {
                 return Some(best);
             }
             alpha = alpha.max(bounds.0 - 1);
@@ -370,7 +385,7 @@ impl Attempt<'_> {
 
     /// After a failed aspiration probe: null windows at the proven bound of the side the probe
     /// failed on (`rising`: a fail high, whose move `probe_move` proves the lower bound), at
-    /// most `NULL_WINDOW_STEPS` of them. A fail-soft bound is usually the score itself, and a
+    /// most `most` of them. A fail-soft bound is usually the score itself, and a
     /// null window proves one side of it only, where a window over the whole side would also
     /// prove the exact score of the first move. `Some(best move)` once the bounds in `bounds`
     /// meet; `None` inside when the steps leave them apart (the caller searches between them);
@@ -380,6 +395,7 @@ impl Attempt<'_> {
         state: R::State,
         rising: bool,
         probe_move: u8,
+        most: usize,
         bounds: &mut (i32, i32),
     ) -> Option<Option<u8>> {
         // The move that proved the lower bound, if a fail high did.
@@ -392,7 +408,7 @@ impl Attempt<'_> {
             if bounds.0 == bounds.1 {
                 return Some(Some(lower_move.unwrap_or(any_move)));
             }
-            if steps == NULL_WINDOW_STEPS {
+            if steps == most {
                 return Some(None);
             }
             steps += 1;

@@ -5,7 +5,7 @@ use crate::board::random::{random_position, Rng};
 use crate::board::{Board, Color};
 use node::{Crew, Search, Selectivity};
 use reference::minimax;
-use thresholds::SELECTIVE_MIN;
+use thresholds::{NULL_WINDOW_STEPS, SELECTIVE_MIN};
 
 fn solver(threads: usize, hash_mb: usize) -> Solver {
     Solver::new(SolveOptions {
@@ -787,24 +787,26 @@ fn a_guess_near_the_end_goes_through_every_pass_and_stays_exact() {
 
 #[test]
 fn failed_aspiration_probes_step_by_null_windows_and_stay_exact() {
-    // Below SELECTIVE_MIN empties the aspiration probe centres on a draw, so it fails on most
-    // positions and the null-window steps follow: up from a fail high, down from a fail low,
-    // and the wide search after NULL_WINDOW_STEPS when the bounds are still apart. The score
-    // is the plain full-window search's, and the best move keeps it.
+    // Where the aspiration probe around the guess fails, the null-window steps follow: up
+    // from a fail high, down from a fail low, and the wide search after NULL_WINDOW_STEPS when
+    // the bounds are still apart. The score is the plain full-window search's, and the best
+    // move keeps it. The selective passes guess positions of a few empties too well to fail
+    // often, and below them (a draw as the guess) no step follows, so the root here gets a
+    // draw as its guess and the steps at 14-16 empties.
     use std::sync::Mutex;
     let mut rng = Rng(4242);
     let plain = tt::Tables::new(8).unwrap();
     let stop = Cancel::root();
     let (mut up, mut down, mut wide_after) = (0, 0, 0);
     for i in 0..30 {
-        let position = random_position(&mut rng, thresholds::ASPIRATION_MIN + i % 3);
+        let position = random_position(&mut rng, 14 + i % 3);
         if position.board.moves() == 0 {
             continue;
         }
         let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(position.board, -64, 64);
         let windows = Arc::new(Mutex::new(Vec::new()));
         let seen = windows.clone();
-        let mut solver = solver_reporting(move |event: &Progress| {
+        let solver = solver_reporting(move |event: &Progress| {
             if let Stage::Exact { alpha, beta } = event.stage {
                 let mut seen = seen.lock().unwrap();
                 if seen.last() != Some(&(alpha, beta)) {
@@ -812,11 +814,19 @@ fn failed_aspiration_probes_step_by_null_windows_and_stay_exact() {
                 }
             }
         });
-        let solution = solver.solve(&position).unwrap();
-        assert_eq!(solution.score, exact, "{position:?}");
-        let BestMove::Play(square) = solution.best_move else {
-            panic!("{position:?}: {:?}", solution.best_move);
-        };
+        let mut bounds = (-64, 64);
+        let best = solver
+            .attempt(Some(position.board.empties()))
+            .root_around::<Othello>(
+                position.board,
+                (-64, 64),
+                Some(0),
+                NULL_WINDOW_STEPS,
+                &mut bounds,
+            )
+            .unwrap();
+        assert_eq!(bounds, (exact, exact), "{position:?}");
+        let square = Square::new(best as usize).unwrap();
         let child = position.play(square).unwrap();
         let child_score =
             -Search::<Othello>::new(&plain, &stop, u32::MAX).search(child.board, -64, 64);
@@ -824,18 +834,23 @@ fn failed_aspiration_probes_step_by_null_windows_and_stay_exact() {
             child_score, exact,
             "{position:?}: {square} does not keep the score"
         );
-        // The probe (-1, +1), then the steps (null windows), then maybe the wide search.
+        // The probe (guess - 1, guess + 1), then the steps (null windows), then maybe the
+        // wide search.
         let windows = windows.lock().unwrap();
-        assert_eq!(windows.first(), Some(&(-1, 1)), "{position:?}");
+        let Some(&(below, above)) = windows.first() else {
+            panic!("{position:?}: no exact window");
+        };
+        assert_eq!(above - below, 2, "{position:?}: the probe is {windows:?}");
+        let guess = below + 1;
         let steps: Vec<_> = windows[1..]
             .iter()
             .take_while(|(a, b)| b - a == 1)
             .collect();
         assert!(steps.len() <= thresholds::NULL_WINDOW_STEPS, "{windows:?}");
         match steps.first() {
-            Some((alpha, _)) if *alpha >= 1 => up += 1,
+            Some((alpha, _)) if *alpha > guess => up += 1,
             Some(_) => down += 1,
-            None => assert_eq!(exact, 0, "{position:?}: no step after {windows:?}"),
+            None => assert_eq!(exact, guess, "{position:?}: no step after {windows:?}"),
         }
         if windows.len() > steps.len() + 1 {
             assert_eq!(steps.len(), thresholds::NULL_WINDOW_STEPS, "{windows:?}");
@@ -1106,4 +1121,61 @@ fn a_call_on_two_threads_searches_on_a_thread_of_the_pool() {
         let expected = if threads == 1 { 0 } else { seen.len() };
         assert_eq!(on_pool, expected, "{threads} threads: {seen:?}");
     }
+}
+
+#[test]
+fn the_root_probes_and_steps_only_where_a_guess_is_worth_it() {
+    // Below ASPIRATION_MIN empties the root searches the call's whole window at once; from
+    // there to SELECTIVE_MIN it probes the window around a draw, then (no null-window step)
+    // the side the probe proved; from SELECTIVE_MIN the probe centres on the selective
+    // passes' guess.
+    use std::sync::Mutex;
+    use thresholds::{ASPIRATION_MIN, SELECTIVE_MIN};
+    let mut rng = Rng(5151);
+    // The first size is the smallest that sends events.
+    let sizes = [
+        PROGRESS_MIN_EMPTIES,
+        ASPIRATION_MIN - 1,
+        ASPIRATION_MIN,
+        SELECTIVE_MIN - 1,
+        SELECTIVE_MIN,
+    ];
+    let mut stepped_over = 0;
+    for (i, empties) in sizes.into_iter().cycle().take(15).enumerate() {
+        let position = random_position(&mut rng, empties);
+        let windows = Arc::new(Mutex::new(Vec::new()));
+        let seen = windows.clone();
+        let mut reporting = solver_reporting(move |event: &Progress| {
+            if let Stage::Exact { alpha, beta } = event.stage {
+                let mut seen = seen.lock().unwrap();
+                if seen.last() != Some(&(alpha, beta)) {
+                    seen.push((alpha, beta));
+                }
+            }
+        });
+        let score = reporting.solve(&position).unwrap().score;
+        assert_eq!(score, solver(1, 8).solve(&position).unwrap().score);
+        let windows = windows.lock().unwrap();
+        let context = format!("{i}: {empties} empties, score {score}: {windows:?}");
+        if empties < ASPIRATION_MIN {
+            assert_eq!(windows[..], [(-64, 64)], "{context}");
+        } else if empties < SELECTIVE_MIN {
+            assert_eq!(windows[0], (-1, 1), "{context}");
+            if score != 0 {
+                // The side the probe proved, in one window (from the fail-soft bound) that
+                // holds the score: no null window.
+                assert_eq!(windows.len(), 2, "{context}");
+                let (alpha, beta) = windows[1];
+                assert!(
+                    alpha < score && score < beta && beta - alpha > 1,
+                    "{context}"
+                );
+                assert!(alpha == -64 || beta == 64, "{context}");
+                stepped_over += 1;
+            }
+        } else {
+            assert_eq!(windows[0].1 - windows[0].0, 2, "{context}");
+        }
+    }
+    assert!(stepped_over > 0);
 }

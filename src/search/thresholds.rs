@@ -29,7 +29,8 @@ pub const PARALLEL_MIN: u32 = 16;
 /// Depth of the evaluation search that orders the root moves.
 pub const ROOT_SORT_DEPTH: u32 = 4;
 
-/// From this many empties up the root first probes the window around a draw.
+/// From this many empties up the root first probes the window around a guess: the selective
+/// passes' value from [`SELECTIVE_MIN`], a draw below.
 pub const ASPIRATION_MIN: u32 = 14;
 /// After an aspiration probe fails, null windows at the bound it proved (each asks whether the
 /// score is beyond it, the fail-soft bound being usually the score) before a search of the
@@ -39,7 +40,28 @@ pub const ASPIRATION_MIN: u32 = 14;
 /// #40-#49 552.0 M; 552.7 M, 554.6 M, 557.6 M (#48: five steps from the guess 19 to +28).
 /// FFO #50, #51, #60, #61 783.5 M; 781.1 M, 776.2 M, 776.2 M. FFO #56, #57 1,668.9 M;
 /// unbounded 1,634.0 M (#57's side of the probe took 474 M of its 984 M; each needed one step).
+/// Only where the selective passes made the guess: see [`aspiration_steps`].
 pub const NULL_WINDOW_STEPS: usize = 2;
+
+/// The null-window steps after a failed aspiration probe at a root of `empties` empties:
+/// [`NULL_WINDOW_STEPS`] where the probe centres on the selective passes' guess, none below
+/// [`SELECTIVE_MIN`], where it centres on a draw and fails on most positions (their score is
+/// rarely next to a draw), and the search of the side it proved comes at once. One thread,
+/// nodes, no steps against two, and against no probe at all below 18 empties (2026-12-07):
+/// FFO #1-#19 (14-16 empties) 1.578 M against 1.618 M and 1.589 M (#16 156 k against 232 k
+/// and 138 k, #17 15 k against 29 k and 14 k, #19 122 k against 141 k and 105 k); FFO #21 (15
+/// empties, a draw) 181 k against 181 k and 287 k, #22 (17) 356 k against 336 k and 426 k;
+/// 40 self-play positions (`gen --policy self-play --seed 7`) of 14, 15, 16 and 17 empties
+/// 2.89, 5.62, 14.85 and 32.73 M against 3.01, 5.77, 17.30 and 33.59 M and 2.68, 5.47, 14.03
+/// and 32.29 M. An evaluation search's value as the guess (depths 2, 4, 6) was no better than
+/// a draw.
+pub fn aspiration_steps(empties: u32) -> usize {
+    if empties >= SELECTIVE_MIN {
+        NULL_WINDOW_STEPS
+    } else {
+        0
+    }
+}
 /// From this many empties up, selective searches precede the exact one.
 pub const SELECTIVE_MIN: u32 = 18;
 /// The margins (in discs) of the selective searches, in order: the first cuts most, each
