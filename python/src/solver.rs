@@ -681,7 +681,8 @@ fn solve_batch(
     let stops = Stops::default();
     let results = Mutex::new(Vec::new());
     let total = positions.len();
-    thread::scope(|scope| {
+    let searchers = &mut *solvers;
+    let outcome = thread::scope(|scope| {
         let (end_tx, mut end) = mpsc::channel::<()>();
         let (stops, results) = (&stops, &results);
         let run = scope.spawn(move || {
@@ -690,7 +691,7 @@ fn solve_batch(
                 stops,
                 _end: end_tx,
             };
-            solve_all_on(solvers, positions, options, force, &mut sink)
+            solve_all_on(searchers, positions, options, force, &mut sink)
         });
         let mut failure = None;
         let mut done = 0;
@@ -740,7 +741,11 @@ fn solve_batch(
             (None, Ok(Ok(_))) if done == total => Ok(()),
             (None, _) => Err(PyRuntimeError::new_err("a search thread failed")),
         }
-    })
+    });
+    // A stop asked for once the run had ended (a progress callback's error or a signal seen
+    // with its last results) reached the solvers after the run lifted its own stops.
+    solvers.resume();
+    outcome
 }
 
 /// Calls a progress callback at most every [`PROGRESS_EVERY`].

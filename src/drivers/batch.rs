@@ -368,6 +368,16 @@ impl Solvers {
         &self.big
     }
 
+    /// Lifts a stop requested through the handle of any of them ([`Solver::resume`]): a run
+    /// lifts its own stops as it ends, but a stop asked for after that (by a caller that saw
+    /// the run's end late) would otherwise outlive it.
+    pub fn resume(&mut self) {
+        self.big.resume();
+        for worker in &mut self.workers {
+            worker.resume();
+        }
+    }
+
     /// The solver of the deep items, to use between runs.
     pub fn big_mut(&mut self) -> &mut Solver {
         &mut self.big
