@@ -2,6 +2,7 @@
 solver usable."""
 
 import _thread
+import signal
 import threading
 import time
 
@@ -10,6 +11,17 @@ import pytest
 import osolve
 
 FFO1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+
+
+@pytest.fixture(autouse=True)
+def sigint_raises():
+    # A process started in the background by a non-interactive shell (`cmd &`, as some CI
+    # runners and `nohup ... &` start it) inherits SIGINT ignored; Python then installs no
+    # handler and `interrupt_main` does nothing. These tests are about Ctrl-C reaching a
+    # search, so they give SIGINT Python's own handler while they run.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
 
 
 def deep_position(repo):
