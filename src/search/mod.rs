@@ -292,13 +292,13 @@ impl Solver {
 
     /// Runs `f` (one call of the solver: every search it makes) on a thread of the pool when
     /// the solver has more than one, so that its searches start on that thread: those of
-    /// [`PARALLEL_MIN`](thresholds::PARALLEL_MIN) empties and more split from there, the smaller ones (the root's
-    /// ordering, the principal variation's end) stay there alone, and no search is handed
-    /// from the calling thread to the pool and back (each hand-over woke a sleeping thread
-    /// and left the caches and near table of the thread before). Two threads, 40 positions
-    /// of `gen --policy self-play --seed 7` each, `bench --repeat 5` (2026-12-07, two runs
-    /// each, against one hand-over per search): 16 empties 0.273 and 0.253 s against 0.299
-    /// and 0.272 s, 17 empties 0.422 and 0.425 s against 0.496 and 0.493 s, 18 empties
+    /// [`PARALLEL_MIN`](thresholds::PARALLEL_MIN) empties and more split from there, the
+    /// smaller ones (the root's ordering, the principal variation's end) stay there alone, and
+    /// no search is handed from the calling thread to the pool and back (each hand-over woke a
+    /// sleeping thread and left the caches and near table of the thread before). Two threads,
+    /// 40 positions of `gen --policy self-play --seed 7` each, `bench --repeat 5` (2026-12-07,
+    /// two runs each, against one hand-over per search): 16 empties 0.273 and 0.253 s against
+    /// 0.299 and 0.272 s, 17 empties 0.422 and 0.425 s against 0.496 and 0.493 s, 18 empties
     /// (`--repeat 3`) 0.743 and 0.756 s against 0.853 and 0.814 s; FFO #40-#49 the same (six
     /// rounds, median ratio 0.994).
     fn on_pool<T: Send>(&mut self, f: impl FnOnce(&mut Solver) -> T + Send) -> T {
