@@ -20,14 +20,41 @@ fn solver(threads: usize, hash_mb: usize) -> Solver {
 
 /// A one-thread solver with a small table that sends its progress events to `progress`.
 fn solver_reporting(progress: impl Fn(&Progress) + Send + Sync + 'static) -> Solver {
+    solver_reporting_on(1, progress)
+}
+
+/// [`solver_reporting`] with `threads` threads.
+fn solver_reporting_on(
+    threads: usize,
+    progress: impl Fn(&Progress) + Send + Sync + 'static,
+) -> Solver {
     Solver::new(SolveOptions {
-        threads: 1,
+        threads,
         hash_mb: 8,
         wld: false,
         force: false,
         progress: Some(ProgressFn::new(progress)),
     })
     .unwrap()
+}
+
+/// The exact windows a solver's searches reported, in order.
+type Windows = Arc<std::sync::Mutex<Vec<(i32, i32)>>>;
+
+/// A [`solver_reporting`] that records the exact windows its searches report, in order, each
+/// once however many events repeat it.
+fn solver_recording_windows() -> (Solver, Windows) {
+    let windows = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&windows);
+    let solver = solver_reporting(move |event: &Progress| {
+        if let Stage::Exact { alpha, beta } = event.stage {
+            let mut seen = seen.lock().unwrap();
+            if seen.last() != Some(&(alpha, beta)) {
+                seen.push((alpha, beta));
+            }
+        }
+    });
+    (solver, windows)
 }
 
 #[test]
@@ -793,7 +820,6 @@ fn failed_aspiration_probes_step_by_null_windows_and_stay_exact() {
     // move keeps it. The selective passes guess positions of a few empties too well to fail
     // often, and below them (a draw as the guess) no step follows, so the root here gets a
     // draw as its guess and the steps at 14-16 empties.
-    use std::sync::Mutex;
     let mut rng = Rng(4242);
     let plain = tt::Tables::new(8).unwrap();
     let stop = Cancel::root();
@@ -804,18 +830,9 @@ fn failed_aspiration_probes_step_by_null_windows_and_stay_exact() {
             continue;
         }
         let exact = Search::<Othello>::new(&plain, &stop, u32::MAX).search(position.board, -64, 64);
-        let windows = Arc::new(Mutex::new(Vec::new()));
-        let seen = windows.clone();
-        let solver = solver_reporting(move |event: &Progress| {
-            if let Stage::Exact { alpha, beta } = event.stage {
-                let mut seen = seen.lock().unwrap();
-                if seen.last() != Some(&(alpha, beta)) {
-                    seen.push((alpha, beta));
-                }
-            }
-        });
+        let (reporting, windows) = solver_recording_windows();
         let mut bounds = (-64, 64);
-        let best = solver
+        let best = reporting
             .attempt(Some(position.board.empties()))
             .root_around::<Othello>(
                 position.board,
@@ -1094,18 +1111,11 @@ fn a_call_on_two_threads_searches_on_a_thread_of_the_pool() {
     for threads in [1, 2] {
         let threads_seen = Arc::new(std::sync::Mutex::new(Vec::new()));
         let record = Arc::clone(&threads_seen);
-        let mut s = Solver::new(SolveOptions {
-            threads,
-            hash_mb: 8,
-            wld: false,
-            force: false,
-            progress: Some(ProgressFn::new(move |event: &Progress| {
-                if !matches!(event.stage, Stage::Finished | Stage::Stopped(_)) {
-                    record.lock().unwrap().push(rayon::current_thread_index());
-                }
-            })),
-        })
-        .unwrap();
+        let mut s = solver_reporting_on(threads, move |event: &Progress| {
+            if !matches!(event.stage, Stage::Finished | Stage::Stopped(_)) {
+                record.lock().unwrap().push(rayon::current_thread_index());
+            }
+        });
         for p in &positions {
             let sol = s.solve(p).unwrap();
             assert_eq!(
@@ -1129,7 +1139,6 @@ fn the_root_probes_and_steps_only_where_a_guess_is_worth_it() {
     // there to SELECTIVE_MIN it probes the window around a draw, then (no null-window step)
     // the side the probe proved; from SELECTIVE_MIN the probe centres on the selective
     // passes' guess.
-    use std::sync::Mutex;
     use thresholds::{ASPIRATION_MIN, SELECTIVE_MIN};
     let mut rng = Rng(5151);
     // The first size is the smallest that sends events.
@@ -1140,19 +1149,10 @@ fn the_root_probes_and_steps_only_where_a_guess_is_worth_it() {
         SELECTIVE_MIN - 1,
         SELECTIVE_MIN,
     ];
-    let mut stepped_over = 0;
+    let mut sides_searched = 0;
     for (i, empties) in sizes.into_iter().cycle().take(15).enumerate() {
         let position = random_position(&mut rng, empties);
-        let windows = Arc::new(Mutex::new(Vec::new()));
-        let seen = windows.clone();
-        let mut reporting = solver_reporting(move |event: &Progress| {
-            if let Stage::Exact { alpha, beta } = event.stage {
-                let mut seen = seen.lock().unwrap();
-                if seen.last() != Some(&(alpha, beta)) {
-                    seen.push((alpha, beta));
-                }
-            }
-        });
+        let (mut reporting, windows) = solver_recording_windows();
         let score = reporting.solve(&position).unwrap().score;
         assert_eq!(score, solver(1, 8).solve(&position).unwrap().score);
         let windows = windows.lock().unwrap();
@@ -1171,11 +1171,11 @@ fn the_root_probes_and_steps_only_where_a_guess_is_worth_it() {
                     "{context}"
                 );
                 assert!(alpha == -64 || beta == 64, "{context}");
-                stepped_over += 1;
+                sides_searched += 1;
             }
         } else {
             assert_eq!(windows[0].1 - windows[0].0, 2, "{context}");
         }
     }
-    assert!(stepped_over > 0);
+    assert!(sides_searched > 0);
 }
